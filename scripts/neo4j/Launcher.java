@@ -1,0 +1,76 @@
+// Embedded Neo4j 5.26 Community with a Bolt listener, for local dev/tests without Docker.
+// Run by scripts/neo4j.sh as:  java -cp '.local/neo4j/lib/*' scripts/neo4j/Launcher.java
+// (Java 17 single-file source launch: compiled in memory, no build step.)
+//
+// Env:
+//   NEO4J_HOME_DIR   home dir (required); data -> $NEO4J_HOME_DIR/data, debug.log -> $NEO4J_HOME_DIR/logs
+//   NEO4J_BOLT_PORT  bolt port on 127.0.0.1 (default 1234)
+//   NEO4J_PAGECACHE  page cache size, e.g. 512m / 1g (default 512m)
+// The user log (startup, warnings) goes to stdout, which neo4j.sh redirects to .local/neo4j/neo4j.log.
+
+import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+
+import org.neo4j.configuration.GraphDatabaseInternalSettings;
+import org.neo4j.configuration.GraphDatabaseSettings;
+import org.neo4j.configuration.connectors.BoltConnector;
+import org.neo4j.configuration.helpers.SocketAddress;
+import org.neo4j.dbms.api.DatabaseManagementService;
+import org.neo4j.dbms.api.DatabaseManagementServiceBuilder;
+import org.neo4j.io.ByteUnit;
+import org.neo4j.logging.Level;
+import org.neo4j.logging.log4j.Log4jLogProvider;
+
+public class Launcher {
+    public static void main(String[] args) throws Exception {
+        String homeDir = System.getenv("NEO4J_HOME_DIR");
+        if (homeDir == null || homeDir.isBlank()) {
+            System.err.println("NEO4J_HOME_DIR is not set");
+            System.exit(2);
+        }
+        Path home = Path.of(homeDir).toAbsolutePath();
+        int port = Integer.parseInt(env("NEO4J_BOLT_PORT", "1234"));
+        long pageCache = ByteUnit.parse(env("NEO4J_PAGECACHE", "512m"));
+
+        DatabaseManagementService dbms = new DatabaseManagementServiceBuilder(home)
+                // Bolt is off by default in embedded mode; bind to loopback only.
+                .setConfig(BoltConnector.enabled, true)
+                .setConfig(BoltConnector.listen_address, new SocketAddress("127.0.0.1", port))
+                // Dev-only: no auth, so drivers connect without credentials.
+                .setConfig(GraphDatabaseSettings.auth_enabled, false)
+                // Default would be ~50% of free RAM minus heap; keep it predictable.
+                .setConfig(GraphDatabaseSettings.pagecache_memory, pageCache)
+                // No usage-data phone-home (machines here are often offline anyway).
+                .setConfig(GraphDatabaseSettings.udc_enabled, false)
+                // Internal setting (default 5 s, applied twice): Netty's quiet period made every
+                // shutdown take ~10 s after the databases were already closed.
+                .setConfig(GraphDatabaseInternalSettings.netty_server_shutdown_quiet_period, 0)
+                // Route the user log (what neo4j.log would contain in a server install) to stdout.
+                .setUserLogProvider(new Log4jLogProvider(System.out, Level.INFO))
+                .build();
+
+        // SIGTERM/SIGINT -> clean shutdown (flush + checkpoint), then let main exit.
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            System.out.println("neo4j shutting down");
+            dbms.shutdown();
+            System.out.println("neo4j stopped");
+            System.out.flush();
+            stopped.countDown();
+        }, "neo4j-shutdown"));
+
+        // build() returns once the default database is started, but wait explicitly to be safe.
+        if (!dbms.database(GraphDatabaseSettings.DEFAULT_DATABASE_NAME).isAvailable(60_000)) {
+            System.err.println("neo4j: default database did not become available within 60s");
+            System.exit(1); // runs the shutdown hook
+        }
+        System.out.println("neo4j ready on bolt://127.0.0.1:" + port);
+        System.out.flush();
+        stopped.await();
+    }
+
+    private static String env(String name, String def) {
+        String v = System.getenv(name);
+        return v == null || v.isBlank() ? def : v;
+    }
+}

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Local dev backing services: Redis (scripts/redis.sh) + Neo4j (scripts/neo4j.sh).
+# Usage: scripts/services.sh start|stop|status   (env vars are passed through to both scripts)
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+
+case "${1:-}" in
+  start)
+    # Redis first: quick, and a failure there should not leave a 2 GB JVM behind.
+    "$HERE/redis.sh" start
+    "$HERE/neo4j.sh" start
+    echo "services: up — redis://127.0.0.1:${REDIS_PORT:-6379}  bolt://127.0.0.1:${NEO4J_BOLT_PORT:-1234}"
+    ;;
+  stop)
+    # Try both even if one fails; report failure at the end.
+    rc=0
+    "$HERE/neo4j.sh" stop || rc=1
+    "$HERE/redis.sh" stop || rc=1
+    exit "$rc"
+    ;;
+  status)
+    rc=0
+    "$HERE/redis.sh" status || rc=1
+    "$HERE/neo4j.sh" status || rc=1
+    exit "$rc"
+    ;;
+  *) echo "usage: $0 start|stop|status" >&2; exit 2 ;;
+esac

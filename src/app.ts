@@ -1,0 +1,73 @@
+/**
+ * `createApp(deps)`: the HTTP application as a fetch handler. It builds the routes and the
+ * middleware; it never listens, reads the environment or knows which runtime it runs on.
+ */
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
+import { requestId } from 'hono/request-id';
+import type { AppDeps } from './deps.js';
+import { AppError, problemResponse, toAppError } from './errors.js';
+import type { AppEnv } from './lib/openapi.js';
+import { configRoutes } from './routes/config.js';
+import { mountDocs } from './routes/docs.js';
+import { healthRoutes } from './routes/health.js';
+import { queryRoutes } from './routes/query.js';
+
+/** Builds the API application. */
+export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>();
+  const { log, config } = deps;
+
+  app.use(requestId());
+  app.use(async (c, next) => {
+    const started = performance.now();
+    await next();
+    log.info('request', {
+      requestId: c.get('requestId'),
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+    });
+  });
+  // All origins are allowed (contract); echoing the origin instead of `*` lets credentialed
+  // requests (the UI's cookie) through as well.
+  app.use(
+    cors({
+      origin: (origin) => origin || '*',
+      credentials: true,
+      exposeHeaders: ['Retry-After', 'X-Request-Id'],
+    }),
+  );
+  app.use(
+    bodyLimit({
+      maxSize: config.MAX_BODY_BYTES,
+      onError: () => {
+        throw new AppError(413, 'body-too-large', `request body is larger than ${config.MAX_BODY_BYTES} bytes`);
+      },
+    }),
+  );
+
+  app.route('/', healthRoutes(deps));
+  app.route('/', configRoutes(deps));
+  app.route('/', queryRoutes());
+  mountDocs(app, deps);
+
+  app.notFound((c) =>
+    problemResponse(new AppError(404, 'not-found', `no route for ${c.req.method} ${c.req.path}`), c.req.path),
+  );
+  app.onError((err, c) => {
+    const appErr = toAppError(err);
+    if (appErr.status === 500 || appErr.status === 503) {
+      log[appErr.status === 500 ? 'error' : 'warn']('request failed', {
+        requestId: c.get('requestId'),
+        path: c.req.path,
+        status: appErr.status,
+        error: appErr.cause instanceof Error ? appErr.cause : appErr,
+      });
+    }
+    return problemResponse(appErr, c.req.path);
+  });
+  return app;
+}

@@ -1,0 +1,38 @@
+/** The retrieval seams: an embedding model and the vector search every caller uses. */
+
+/** A node returned by vector search (contract fields plus `score` and `labels`). */
+export interface SourceNode {
+  dbId: number;
+  displayName: string;
+  text: string;
+  score: number;
+  labels: string[];
+}
+
+/** One loaded embedding model. */
+export interface Embedder {
+  /** Registry name. */
+  readonly name: string;
+  readonly dimensions: number;
+  /** Deterministic, token-aware split of a text into overlapping chunks. */
+  chunk(text: string): string[];
+  /** One unit-length vector per text, in order. */
+  embed(texts: string[]): Promise<Float32Array[]>;
+}
+
+/** A vector search request. */
+export interface SearchRequest {
+  query: string;
+  graph: string;
+  model: string;
+  topK: number;
+}
+
+/** Vector search over a built index: top-k source nodes, one per node. */
+export interface VectorSearcher {
+  /**
+   * @throws AppError 404 when no index exists for that graph and model, 422 for an unknown
+   * model, 503 when the graph database is down.
+   */
+  search(req: SearchRequest): Promise<SourceNode[]>;
+}

@@ -1,0 +1,123 @@
+/**
+ * One error model: {@link AppError} carries a status, a short code and a message, and
+ * {@link toProblem} renders any thrown value as RFC 9457 `application/problem+json`.
+ * Server faults never expose a stack or an internal message.
+ */
+import { HTTPException } from 'hono/http-exception';
+
+/** A validation failure of one field: `path` is dotted (`body.top_k`, `header.x-anon-id`). */
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+/** Options of an {@link AppError}. */
+export interface AppErrorOptions {
+  cause?: unknown;
+  errors?: FieldError[];
+  /** Extra response headers, e.g. `Retry-After`. */
+  headers?: Record<string, string>;
+}
+
+/** The error every handler throws; rendered by one handler in `app.ts`. */
+export class AppError extends Error {
+  override name = 'AppError';
+  readonly errors?: FieldError[];
+  readonly headers?: Record<string, string>;
+
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    options: AppErrorOptions = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.errors = options.errors;
+    this.headers = options.headers;
+  }
+}
+
+/** A dependency (graph database, key-value store, model server) is down or too slow: 503. */
+export function unavailable(what: string, cause?: unknown): AppError {
+  return new AppError(503, 'unavailable', `${what} is unavailable; try again shortly`, { cause });
+}
+
+/** RFC 9457 problem body. */
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  errors?: FieldError[];
+  [extra: string]: unknown;
+}
+
+const TITLES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  501: 'Not Implemented',
+  503: 'Service Unavailable',
+};
+
+const CODES: Record<number, string> = {
+  400: 'bad-request',
+  404: 'not-found',
+  405: 'method-not-allowed',
+  413: 'body-too-large',
+  415: 'unsupported-media-type',
+  500: 'internal',
+};
+
+/** Error names of the drivers that mean "the server is not there" rather than "bad input". */
+const DEPENDENCY_DOWN = new Set(['ServiceUnavailable', 'SessionExpired', 'MaxRetriesPerRequestError']);
+
+/** True when `err` says a dependency could not be reached (connection refused, timed out, …). */
+export function isDependencyDown(err: unknown): boolean {
+  const e = err as { code?: unknown; name?: unknown; message?: unknown } | null;
+  if (!e || typeof e !== 'object') return false;
+  if (typeof e.code === 'string' && DEPENDENCY_DOWN.has(e.code)) return true;
+  if (typeof e.name === 'string' && DEPENDENCY_DOWN.has(e.name)) return true;
+  if (typeof e.code === 'string' && /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND)$/.test(e.code)) return true;
+  return typeof e.message === 'string' && /Connection is closed|Stream isn't writeable|ECONNREFUSED/.test(e.message);
+}
+
+/** Turns anything thrown into an {@link AppError}; unknown faults become a bare 500. */
+export function toAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  if (err instanceof HTTPException) {
+    const status = err.status;
+    const message = status === 413 ? 'request body is too large' : err.message || TITLES[status] || 'error';
+    return new AppError(status, CODES[status] ?? 'http-error', message, { cause: err });
+  }
+  if (isDependencyDown(err)) return unavailable('a backing service', err);
+  return new AppError(500, 'internal', 'an unexpected error occurred', { cause: err });
+}
+
+/** Renders an {@link AppError} as an RFC 9457 body (no stack, no cause). */
+export function toProblem(err: AppError, instance?: string): Problem {
+  const problem: Problem = {
+    type: `/problems/${err.code}`,
+    title: TITLES[err.status] ?? 'Error',
+    status: err.status,
+    detail: err.message,
+  };
+  if (err.errors) problem.errors = err.errors;
+  if (instance) problem.instance = instance;
+  return problem;
+}
+
+/** A `Response` carrying the problem body, with the error's extra headers. */
+export function problemResponse(err: AppError, instance?: string): Response {
+  return new Response(JSON.stringify(toProblem(err, instance)), {
+    status: err.status,
+    headers: { 'content-type': 'application/problem+json', ...err.headers },
+  });
+}

@@ -1,0 +1,76 @@
+/**
+ * The graph client: one neo4j-driver instance built at start-up and passed to the app.
+ * `graph_name` in requests is a Neo4j database name (Community edition has only `neo4j`).
+ */
+import neo4j, { type Driver } from 'neo4j-driver';
+import type { Config } from '../config.js';
+import { withTimeout } from '../lib/timeout.js';
+
+/** What the app needs from the graph database. */
+export interface GraphStore {
+  readonly driver: Driver;
+  /** The configured graph (`GRAPHDB_GRAPH`). */
+  readonly defaultGraph: string;
+  /** True when a trivial query answers within `timeoutMs`. */
+  ping(timeoutMs?: number): Promise<boolean>;
+  /** True when the server has an online database of that name (cached for 30 s). */
+  hasGraph(name: string): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** Options of {@link createGraphStore}; connection settings come from config. */
+export type GraphStoreOptions = Pick<
+  Config,
+  'GRAPHDB_URL' | 'GRAPHDB_PORT' | 'GRAPHDB_GRAPH' | 'GRAPHDB_USER' | 'GRAPHDB_PASSWORD'
+>;
+
+/** Bolt address from host and port; a host given as a URL keeps its scheme. */
+export function boltUrl(host: string, port: number): string {
+  if (/^[a-z+]+:\/\//i.test(host)) {
+    const u = new URL(host);
+    return `${u.protocol}//${u.hostname}:${u.port || port}`;
+  }
+  return `bolt://${host}:${port}`;
+}
+
+/** Builds the driver. Connecting is lazy: a database that is down makes calls fail, not start-up. */
+export function createGraphStore(opts: GraphStoreOptions): GraphStore {
+  const auth = opts.GRAPHDB_USER
+    ? neo4j.auth.basic(opts.GRAPHDB_USER, opts.GRAPHDB_PASSWORD)
+    : undefined;
+  // Short timeouts: a dead database must turn into a 503 quickly, never a hanging request.
+  const driver = neo4j.driver(boltUrl(opts.GRAPHDB_URL, opts.GRAPHDB_PORT), auth, {
+    connectionTimeout: 3_000,
+    connectionAcquisitionTimeout: 5_000,
+    maxTransactionRetryTime: 2_000,
+    disableLosslessIntegers: true,
+    logging: { level: 'error', logger: () => {} },
+  });
+  const known = new Map<string, { ok: boolean; at: number }>();
+
+  return {
+    driver,
+    defaultGraph: opts.GRAPHDB_GRAPH,
+    async ping(timeoutMs = 1_500) {
+      try {
+        await withTimeout(driver.executeQuery('RETURN 1', {}, { database: opts.GRAPHDB_GRAPH }), timeoutMs, 'graph ping');
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async hasGraph(name) {
+      const hit = known.get(name);
+      if (hit && Date.now() - hit.at < 30_000) return hit.ok;
+      const { records } = await driver.executeQuery(
+        'SHOW DATABASES YIELD name, currentStatus WHERE name = $name RETURN currentStatus',
+        { name },
+        { database: 'system', routing: neo4j.routing.READ },
+      );
+      const ok = records.some((r) => r.get('currentStatus') === 'online');
+      known.set(name, { ok, at: Date.now() });
+      return ok;
+    },
+    close: () => driver.close(),
+  };
+}
