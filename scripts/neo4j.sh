@@ -26,13 +26,12 @@ bolt_answers() {
   [[ -n "$reply" && "$reply" != 00000000 ]]
 }
 
-# Prints the pid if our launcher is alive (guards against stale pid files / pid reuse).
+# Alive = /proc cmdline still names our launcher (stale pid files, pid reuse and zombies
+# whose parent never reaps them all read as dead).
+alive() { [[ -n "$1" ]] && grep -qa 'Launcher.java' "/proc/$1/cmdline" 2>/dev/null; }
 our_pid() {
   local pid
-  pid="$(cat "$PID_FILE" 2>/dev/null)" || return 1
-  [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null &&
-    grep -qa 'Launcher.java' "/proc/$pid/cmdline" 2>/dev/null || return 1
-  echo "$pid"
+  pid="$(cat "$PID_FILE" 2>/dev/null)" && alive "$pid" && echo "$pid"
 }
 
 # Resolve the runtime jars once into .local/neo4j/lib; the marker file holds the version.
@@ -43,9 +42,13 @@ ensure_jars() {
   local args=(-B -q -Dstyle.color=never -f "$ROOT/scripts/neo4j/pom.xml" -Dneo4j.version="$NEO4J_VERSION"
     dependency:copy-dependencies -DoutputDirectory="$LIB.tmp")
   rm -rf "$LIB.tmp"
-  # Offline first (fast, no network when ~/.m2 is warm); fall back to Maven Central.
-  mvn -o "${args[@]}" >/dev/null 2>&1 || mvn "${args[@]}" ||
-    die "maven could not resolve neo4j $NEO4J_VERSION (is Maven Central reachable?)"
+  # Offline first (fast, no network when ~/.m2 is warm); fall back to Maven Central. Output is
+  # captured (Maven 3.8 -q still prints stray ANSI codes) and shown only on failure.
+  local out
+  if ! mvn -o "${args[@]}" >/dev/null 2>&1; then
+    out="$(mvn "${args[@]}" 2>&1)" || { echo "$out" | tail -n 30 >&2
+      die "maven could not resolve neo4j $NEO4J_VERSION (is Maven Central reachable?)"; }
+  fi
   rm -rf "$LIB" && mv "$LIB.tmp" "$LIB" # swap in only a complete set
   echo "$NEO4J_VERSION" >"$LIB/.version"
 }
@@ -59,12 +62,15 @@ check_java() {
 
 start() {
   mkdir -p "$DIR"
-  local pid
-  if pid="$(our_pid)"; then
-    echo "neo4j: already started (pid $pid), waiting for it to be ready"
-  elif bolt_answers; then
-    echo "neo4j: something already answers Bolt on 127.0.0.1:$PORT (not started by this script); leaving it"
+  local pid=""
+  pid="$(our_pid)" || true
+  if bolt_answers; then
+    echo "neo4j: already running on bolt://127.0.0.1:$PORT ${pid:+(pid $pid)}$([[ -n "$pid" ]] || echo '(not started by this script)')"
     return 0
+  elif [[ -n "$pid" ]]; then
+    grep -q 'neo4j ready on' "$LOG" 2>/dev/null &&
+      die "pid $pid is already running but not on port $PORT ($(grep -o 'bolt://[^ ]*' "$LOG" | tail -1)); stop it first"
+    echo "neo4j: already starting (pid $pid), waiting for it to be ready"
   else
     check_java
     ensure_jars
@@ -85,7 +91,7 @@ start() {
   # Ready = launcher printed its ready line AND a Bolt handshake succeeds.
   local t0=$SECONDS
   while ((SECONDS - t0 < 120)); do
-    if ! kill -0 "$pid" 2>/dev/null; then
+    if ! alive "$pid"; then
       echo "neo4j: process exited during startup; last 30 lines of $LOG:" >&2
       tail -n 30 "$LOG" >&2 || true
       rm -f "$PID_FILE"
@@ -95,7 +101,7 @@ start() {
       echo "neo4j: ready on bolt://127.0.0.1:$PORT (no auth) after $((SECONDS - t0))s"
       return 0
     fi
-    sleep 1
+    sleep 0.5
   done
   echo "neo4j: not ready after 120s (pid $pid still running; see also $DIR/logs/debug.log); last 30 lines of $LOG:" >&2
   tail -n 30 "$LOG" >&2 || true
@@ -112,9 +118,9 @@ stop() {
   fi
   echo "neo4j: stopping (pid $pid)"
   kill -TERM "$pid" # shutdown hook closes the databases cleanly (checkpoint)
-  for _ in $(seq 60); do
-    kill -0 "$pid" 2>/dev/null || { rm -f "$PID_FILE"; echo "neo4j: stopped"; return 0; }
-    sleep 1
+  for _ in $(seq 120); do # 60 s at 0.5 s
+    alive "$pid" || { rm -f "$PID_FILE"; echo "neo4j: stopped"; return 0; }
+    sleep 0.5
   done
   echo "neo4j: still alive after 60s, sending SIGKILL (next start will run recovery)" >&2
   kill -KILL "$pid" 2>/dev/null || true

@@ -22,53 +22,62 @@ pong() {
   fi
 }
 
-# Prints the pid if the redis-server we started is alive (guards against stale pid files).
+# Alive = /proc cmdline still names redis-server (stale pid files, pid reuse, zombies read as dead).
+alive() { [[ -n "$1" ]] && grep -qa 'redis-server' "/proc/$1/cmdline" 2>/dev/null; }
 our_pid() {
   local pid
-  pid="$(cat "$PID_FILE" 2>/dev/null)" || return 1
-  [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null &&
-    grep -qa 'redis-server' "/proc/$pid/cmdline" 2>/dev/null || return 1
-  echo "$pid"
+  pid="$(cat "$PID_FILE" 2>/dev/null)" && alive "$pid" && echo "$pid"
 }
 
 as_root() { if ((EUID == 0)); then "$@"; else sudo "$@"; fi; }
+# env inside as_root: sudo would drop an exported DEBIAN_FRONTEND.
+apt_get() { as_root env DEBIAN_FRONTEND=noninteractive apt-get -y -q "$@"; }
 
 ensure_redis() {
   command -v redis-server >/dev/null && return 0
   command -v apt-get >/dev/null || die "redis-server not found and no apt-get; install Redis manually"
-  echo "redis: installing Debian package redis-server..."
-  export DEBIAN_FRONTEND=noninteractive
+  mkdir -p "$DIR"
+  local log="$DIR/apt-install.log"
+  echo "redis: installing Debian package redis-server (log: $log)..."
   # Try without 'apt-get update' first (fast); refresh the index only if that fails.
-  as_root apt-get install -y -q redis-server >/dev/null ||
-    { as_root apt-get update -q >/dev/null && as_root apt-get install -y -q redis-server >/dev/null; } ||
-    die "apt-get install redis-server failed"
-  # The package may auto-start the distro service on 6379 (it would shadow our instance and has
-  # no AOF); we never use it, so stop it if it did start.
-  if [[ -f /run/redis/redis-server.pid ]]; then
-    as_root service redis-server stop >/dev/null 2>&1 ||
-      as_root kill "$(cat /run/redis/redis-server.pid)" 2>/dev/null || true
+  apt_get install redis-server >"$log" 2>&1 ||
+    { apt_get update >>"$log" 2>&1 && apt_get install redis-server >>"$log" 2>&1; } ||
+    { tail -n 20 "$log" >&2; die "apt-get install redis-server failed (full log: $log)"; }
+  # On systemd/sysvinit hosts the package auto-starts the distro service on 6379 (no AOF, would
+  # shadow our instance). We just installed it and never use it: stop it (and keep it off at boot).
+  if command -v systemctl >/dev/null && systemctl is-active --quiet redis-server 2>/dev/null; then
+    as_root systemctl disable --now redis-server >/dev/null 2>&1 || true
+  elif [[ -f /run/redis/redis-server.pid ]]; then
+    as_root service redis-server stop >/dev/null 2>&1 || true
   fi
   command -v redis-server >/dev/null || die "redis-server still not on PATH after install"
 }
 
 start() {
+  local pid=""
   if pong; then
-    local pid; pid="$(our_pid)" || true
-    echo "redis: already answering PING on 127.0.0.1:$PORT${pid:+ (pid $pid)}"
+    pid="$(our_pid)" || true
+    echo "redis: already answering PING on 127.0.0.1:$PORT ${pid:+(pid $pid)}$([[ -n "$pid" ]] || echo '(not started by this script)')"
     return 0
   fi
-  ensure_redis
-  mkdir -p "$DIR"
-  # --appendonly: accepted jobs survive restarts/crashes. Absolute paths since daemonize chdirs to --dir.
-  redis-server --port "$PORT" --bind 127.0.0.1 --daemonize yes --dir "$DIR" \
-    --pidfile "$PID_FILE" --logfile "$LOG" --appendonly yes ||
-    die "redis-server failed to launch; see $LOG"
+  if pid="$(our_pid)"; then
+    echo "redis: already starting (pid $pid), waiting for PING" # e.g. still replaying a big AOF
+  else
+    ensure_redis
+    mkdir -p "$DIR"
+    # --appendonly: accepted jobs survive restarts/crashes. Absolute paths: daemonize chdirs to --dir.
+    redis-server --port "$PORT" --bind 127.0.0.1 --daemonize yes --dir "$DIR" \
+      --pidfile "$PID_FILE" --logfile "$LOG" --appendonly yes ||
+      die "redis-server failed to launch; see $LOG"
+  fi
   local t0=$SECONDS
   while ((SECONDS - t0 < 30)); do
     if pong; then echo "redis: ready on 127.0.0.1:$PORT (pid $(cat "$PID_FILE" 2>/dev/null))"; return 0; fi
+    # Daemonized child died (port taken, bad dir, ...): fail fast instead of waiting 30 s.
+    ((SECONDS - t0 >= 2)) && ! our_pid >/dev/null && break
     sleep 0.2
   done
-  echo "redis: not answering PING on $PORT after 30s; last 30 lines of $LOG:" >&2
+  echo "redis: not answering PING on 127.0.0.1:$PORT; last 30 lines of $LOG:" >&2
   tail -n 30 "$LOG" >&2 || true
   exit 1
 }
@@ -88,7 +97,7 @@ stop() {
     kill -TERM "$pid"
   fi
   for _ in $(seq 100); do
-    kill -0 "$pid" 2>/dev/null || { rm -f "$PID_FILE"; echo "redis: stopped"; return 0; }
+    alive "$pid" || { rm -f "$PID_FILE"; echo "redis: stopped"; return 0; }
     sleep 0.1
   done
   kill -TERM "$pid" 2>/dev/null || true; sleep 2; kill -KILL "$pid" 2>/dev/null || true

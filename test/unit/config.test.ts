@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+describe('loadConfig', () => {
+  it('applies the contract defaults', () => {
+    const c = loadConfig({});
+    expect(c.LLM_PROVIDER).toBe('local');
+    expect(c.ROUTER_PROVIDER).toBe('local');
+    expect(c.LOCAL_LLM_BASE_URL).toBe('http://localhost:11434/v1');
+    expect(c.RAG_CONFIDENCE_THRESHOLD).toBe(0.75);
+    expect(c.VECTOR_SEARCH_TOP_K).toBe(5);
+    expect(c.GRAPHDB_URL).toBe('localhost');
+    expect(c.GRAPHDB_PORT).toBe(1234);
+    expect(c.EMBEDDING_MODEL).toBe('minishlab/potion-base-32M');
+    expect(c.VECTOR_INDEX_NAME).toBe('neo4j_minishlab_potion_base_32M');
+    expect(c.KVSTORE_URL).toBe('valkey://localhost:6379/0');
+    expect(c.PORT).toBe(8000);
+    expect(c.UI_PORT).toBe(8501);
+    expect(c.UI_URL).toBe('http://localhost:8501/');
+    expect(Object.isFrozen(c)).toBe(true);
+  });
+
+  it('lets the router inherit the agent provider', () => {
+    const c = loadConfig({ LLM_PROVIDER: 'hosted', HOSTED_LLM_API_KEY: 'k' });
+    expect(c.ROUTER_PROVIDER).toBe('hosted');
+    expect(loadConfig({ ROUTER_PROVIDER: '' }).ROUTER_PROVIDER).toBe('local');
+  });
+
+  it('derives the index name from graph and model', () => {
+    const c = loadConfig({ GRAPHDB_GRAPH: 'movies', EMBEDDING_MODEL: 'snowflake-arctic-embed:33m' });
+    expect(c.VECTOR_INDEX_NAME).toBe('movies_snowflake_arctic_embed_33m');
+  });
+
+  it.each([
+    [{ GRAPHDB_PORT: 'abc' }, 'GRAPHDB_PORT'],
+    [{ GRAPHDB_PORT: '70000' }, 'GRAPHDB_PORT'],
+    [{ PORT: '-1' }, 'PORT'],
+    [{ LLM_PROVIDER: 'openai' }, 'LLM_PROVIDER'],
+    [{ RAG_CONFIDENCE_THRESHOLD: '1.5' }, 'RAG_CONFIDENCE_THRESHOLD'],
+    [{ VECTOR_SEARCH_TOP_K: '0' }, 'VECTOR_SEARCH_TOP_K'],
+    [{ EMBEDDING_MODEL: 'bert' }, 'EMBEDDING_MODEL'],
+    [{ KVSTORE_URL: 'http://x' }, 'KVSTORE_URL'],
+    [{ UI_URL: 'not a url' }, 'UI_URL'],
+    [{ LLM_PROVIDER: 'hosted' }, 'HOSTED_LLM_API_KEY'],
+  ])('rejects %j naming %s in one line', (env, name) => {
+    let err: unknown;
+    try {
+      loadConfig(env);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ConfigError);
+    const msg = (err as Error).message;
+    expect(msg.startsWith(`config error: ${name}: `)).toBe(true);
+    expect(msg).not.toContain('\n');
+  });
+});

@@ -1,0 +1,46 @@
+import { HTTPException } from 'hono/http-exception';
+import { describe, expect, it } from 'vitest';
+import { AppError, isDependencyDown, problemResponse, toAppError, toProblem } from '../../src/errors.js';
+
+describe('error mapping', () => {
+  it('renders an AppError as an RFC 9457 problem', async () => {
+    const err = new AppError(422, 'validation', 'invalid request: body.top_k', {
+      errors: [{ path: 'body.top_k', message: 'too big' }],
+    });
+    expect(toProblem(err, '/vector/search')).toEqual({
+      type: '/problems/validation',
+      title: 'Unprocessable Content',
+      status: 422,
+      detail: 'invalid request: body.top_k',
+      instance: '/vector/search',
+      errors: [{ path: 'body.top_k', message: 'too big' }],
+    });
+    const res = problemResponse(new AppError(429, 'rate-limited', 'slow down', { headers: { 'Retry-After': '30' } }));
+    expect(res.status).toBe(429);
+    expect(res.headers.get('content-type')).toBe('application/problem+json');
+    expect(res.headers.get('retry-after')).toBe('30');
+  });
+
+  it('maps Hono HTTP exceptions by status', () => {
+    const bad = toAppError(new HTTPException(400, { message: 'Malformed JSON in request body' }));
+    expect([bad.status, bad.code, bad.message]).toEqual([400, 'bad-request', 'Malformed JSON in request body']);
+    expect(toAppError(new HTTPException(413)).status).toBe(413);
+  });
+
+  it('hides unknown faults behind a bare 500', () => {
+    const err = toAppError(new TypeError('secret internals at /srv/app.js:12'));
+    expect(err.status).toBe(500);
+    const body = JSON.stringify(toProblem(err));
+    expect(body).not.toContain('secret');
+    expect(body).not.toContain('stack');
+  });
+
+  it('recognises a dependency that is down as 503', () => {
+    const neo = Object.assign(new Error('Could not perform discovery'), { code: 'ServiceUnavailable' });
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' });
+    expect(isDependencyDown(neo)).toBe(true);
+    expect(isDependencyDown(refused)).toBe(true);
+    expect(isDependencyDown(new Error('syntax error'))).toBe(false);
+    expect(toAppError(refused).status).toBe(503);
+  });
+});
