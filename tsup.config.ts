@@ -1,5 +1,6 @@
 import { cpSync, mkdirSync } from 'node:fs';
 import { defineConfig } from 'tsup';
+import { buildUi } from './scripts/build-ui.js';
 
 /**
  * One ESM bundle: the runtime-neutral app is shared by the thin per-runtime entries and the CLI.
@@ -25,5 +26,7 @@ export default defineConfig({
     for (const f of ['swagger-ui-bundle.js', 'swagger-ui.css']) {
       cpSync(`node_modules/swagger-ui-dist/${f}`, `dist/public/docs/${f}`);
     }
+    // The web chat UI's browser bundle (dist/public/ui/app.js, app.css).
+    await buildUi();
   },
 });

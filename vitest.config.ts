@@ -5,6 +5,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
+    // Generates the small embedding models tests load (test-output/models).
+    globalSetup: ['test/helpers/models-setup.ts'],
     fileParallelism: false,
     testTimeout: 30_000,
     hookTimeout: 120_000,

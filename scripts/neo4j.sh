@@ -26,19 +26,20 @@ bolt_answers() {
   [[ -n "$reply" && "$reply" != 00000000 ]]
 }
 
-# Alive = /proc cmdline still names our launcher (stale pid files, pid reuse and zombies
-# whose parent never reaps them all read as dead).
-alive() { [[ -n "$1" ]] && grep -qa 'Launcher.java' "/proc/$1/cmdline" 2>/dev/null; }
+# Alive and not a zombie (an unreaped zombie would still pass kill -0).
+alive() { kill -0 "$1" 2>/dev/null && [[ "$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null)" != Z ]]; }
+# The pid file's process, if it is alive and is our launcher (stale pid file / pid reuse -> none).
 our_pid() {
   local pid
-  pid="$(cat "$PID_FILE" 2>/dev/null)" && alive "$pid" && echo "$pid"
+  pid="$(cat "$PID_FILE" 2>/dev/null)" && [[ -n "$pid" ]] && alive "$pid" &&
+    grep -qa 'Launcher.java' "/proc/$pid/cmdline" 2>/dev/null && echo "$pid"
 }
 
 # Resolve the runtime jars once into .local/neo4j/lib; the marker file holds the version.
 ensure_jars() {
   [[ "$(cat "$LIB/.version" 2>/dev/null)" == "$NEO4J_VERSION" ]] && return 0
   command -v mvn >/dev/null || die "maven not found (Debian: apt-get install -y maven)"
-  echo "neo4j: resolving org.neo4j:neo4j:$NEO4J_VERSION jars with maven (first time downloads ~125 MB)..."
+  echo "neo4j: resolving org.neo4j:neo4j:$NEO4J_VERSION jars with maven (~125 MB download unless cached in ~/.m2)..."
   local args=(-B -q -Dstyle.color=never -f "$ROOT/scripts/neo4j/pom.xml" -Dneo4j.version="$NEO4J_VERSION"
     dependency:copy-dependencies -DoutputDirectory="$LIB.tmp")
   rm -rf "$LIB.tmp"
@@ -46,7 +47,7 @@ ensure_jars() {
   # captured (Maven 3.8 -q still prints stray ANSI codes) and shown only on failure.
   local out
   if ! mvn -o "${args[@]}" >/dev/null 2>&1; then
-    out="$(mvn "${args[@]}" 2>&1)" || { echo "$out" | tail -n 30 >&2
+    out="$(mvn "${args[@]}" 2>&1)" || { echo "$out" | sed 's/\x1b\[[0-9;]*m//g' | tail -n 30 >&2
       die "maven could not resolve neo4j $NEO4J_VERSION (is Maven Central reachable?)"; }
   fi
   rm -rf "$LIB" && mv "$LIB.tmp" "$LIB" # swap in only a complete set

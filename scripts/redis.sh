@@ -22,11 +22,13 @@ pong() {
   fi
 }
 
-# Alive = /proc cmdline still names redis-server (stale pid files, pid reuse, zombies read as dead).
-alive() { [[ -n "$1" ]] && grep -qa 'redis-server' "/proc/$1/cmdline" 2>/dev/null; }
+# Alive and not a zombie (an unreaped zombie would still pass kill -0).
+alive() { kill -0 "$1" 2>/dev/null && [[ "$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null)" != Z ]]; }
+# The pid file's process, if it is alive and is redis-server (stale pid file / pid reuse -> none).
 our_pid() {
   local pid
-  pid="$(cat "$PID_FILE" 2>/dev/null)" && alive "$pid" && echo "$pid"
+  pid="$(cat "$PID_FILE" 2>/dev/null)" && [[ -n "$pid" ]] && alive "$pid" &&
+    grep -qa 'redis-server' "/proc/$pid/cmdline" 2>/dev/null && echo "$pid"
 }
 
 as_root() { if ((EUID == 0)); then "$@"; else sudo "$@"; fi; }

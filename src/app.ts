@@ -9,10 +9,15 @@ import { requestId } from 'hono/request-id';
 import type { AppDeps } from './deps.js';
 import { AppError, problemResponse, toAppError } from './errors.js';
 import type { AppEnv } from './lib/openapi.js';
+import { chatRoutes } from './routes/chat.js';
+import { chatJobRoutes } from './routes/chat-jobs.js';
+import { chatSessionRoutes } from './routes/chat-sessions.js';
 import { configRoutes } from './routes/config.js';
 import { mountDocs } from './routes/docs.js';
 import { healthRoutes } from './routes/health.js';
+import { indexBuildRoutes } from './routes/index-build.js';
 import { queryRoutes } from './routes/query.js';
+import { vectorRoutes } from './routes/vector.js';
 
 /** Builds the API application. */
 export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
@@ -52,6 +57,11 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.route('/', healthRoutes(deps));
   app.route('/', configRoutes(deps));
   app.route('/', queryRoutes());
+  app.route('/', indexBuildRoutes(deps));
+  app.route('/', vectorRoutes(deps));
+  app.route('/', chatRoutes(deps));
+  app.route('/', chatJobRoutes(deps));
+  app.route('/', chatSessionRoutes(deps));
   mountDocs(app, deps);
 
   app.notFound((c) =>

@@ -43,9 +43,53 @@ const EnvSchema = z.object({
   UI_PORT: port.default(8501),
   UI_URL: url.default('http://localhost:8501/'),
   DATA_DIR: z.string().min(1).default('./data'),
+  /** Folder of in-process model files, one `<registry name>/` each (filled by scripts/fetch-models). */
+  MODELS_DIR: z.string().min(1).default('./models'),
+  /** Largest chunk, in tokens (see src/embeddings/chunking.ts). */
+  CHUNK_TOKENS: z.coerce.number().int().min(16).max(8192).default(256),
+  /** Tokens shared by consecutive chunks of one text. */
+  CHUNK_OVERLAP_TOKENS: z.coerce.number().int().min(0).max(4096).default(32),
+  /** Texts per `/embeddings` request to the local model server. */
+  EMBEDDING_SERVER_BATCH_SIZE: z.coerce.number().int().min(1).max(2048).default(64),
+  /** Node property whose string value is indexed (`/dev/build_vector_index`, `scripts/build-index`). */
+  TEXT_PROPERTY: z.string().min(1).default('text'),
+  /** Chunks per index-build embedding batch (one CSV cache file and one write transaction each). */
+  INDEX_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(512),
+  /** Lifetime of an index build's lock in ms; refreshed while the build runs, so a crash frees it after this. */
+  INDEX_LOCK_TTL_MS: z.coerce.number().int().min(100).default(30_000),
+  /** How long a build waits for the new vector index to come online, in ms. */
+  INDEX_ONLINE_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(1_800_000),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** Largest accepted request body in bytes. */
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+  /** Prefix of every key-value store key (several deployments can share one store). */
+  KV_PREFIX: z.string().min(1).default('gc:'),
+  /** `all` serves the API and runs the chat worker; `api` or `worker` runs one of them. */
+  SERVICE_ROLE: z.enum(['all', 'api', 'worker']).default('all'),
+  /** Longest accepted chat message, in characters. */
+  CHAT_MAX_MESSAGE_CHARS: z.coerce.number().int().min(1).default(8_000),
+  /** Chat jobs one worker process runs at the same time. */
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
+  /** Worker lease in ms: a worker silent this long is dead and its jobs are recovered. */
+  WORKER_LEASE_MS: z.coerce.number().int().min(200).default(15_000),
+  /** How long shutdown waits for running jobs, in ms, before aborting them. */
+  WORKER_SHUTDOWN_MS: z.coerce.number().int().min(0).default(30_000),
+  /** Interval of the `: ping` comment on job event streams, in ms. */
+  SSE_PING_MS: z.coerce.number().int().min(10).default(15_000),
+  /** Timeout of one language-model call, in ms. */
+  LLM_TIMEOUT_MS: z.coerce.number().int().min(100).default(120_000),
+  /** Wait between retries of a language-model call answered with HTTP 429, in ms. */
+  LLM_RETRY_DELAY_MS: z.coerce.number().int().min(0).default(2_000),
+  /** Server-side timeout of one read-only `graph_query` (agent and MCP), in ms. */
+  GRAPH_QUERY_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  /** Rows a `graph_query` returns at most; the result says "showing N of M rows" when cut. */
+  GRAPH_QUERY_MAX_ROWS: z.coerce.number().int().min(1).max(10_000).default(100),
+  /** Characters of row JSON a `graph_query` returns at most. */
+  GRAPH_QUERY_MAX_CHARS: z.coerce.number().int().min(500).default(20_000),
+  /** Upper bound of the graph skeleton in the agent's system prompt, in characters. */
+  SKELETON_MAX_CHARS: z.coerce.number().int().min(500).default(4_000),
+  /** Age after which the graph skeleton is recomputed on next use, in ms. */
+  SKELETON_REFRESH_MS: z.coerce.number().int().min(1_000).default(600_000),
 });
 
 type Env = z.infer<typeof EnvSchema>;

@@ -3,8 +3,12 @@
  * same ones against servers on their own ports.
  */
 import type { Config } from './config.js';
+import type { EmbedderPool } from './embeddings/embedders.js';
+import type { VectorSearcher } from './embeddings/types.js';
 import type { GraphStore } from './graph/driver.js';
+import type { SkeletonCache } from './graph/skeleton-cache.js';
 import type { Logger } from './lib/log.js';
+import type { LlmClients } from './llm/clients.js';
 import type { KvStore } from './store/redis.js';
 
 /** Reads a static file shipped in `dist/public/` (path relative to it), or null when absent. */
@@ -17,4 +21,12 @@ export interface AppDeps {
   readonly kv: KvStore;
   readonly log: Logger;
   readonly assets: AssetLoader;
+  /** Embedding models, loaded on first use (src/embeddings/embedders.ts). */
+  readonly embedders: EmbedderPool;
+  /** Vector search over built indexes (src/embeddings/vector-search.ts). */
+  readonly search: VectorSearcher;
+  /** Language-model clients of both providers (src/llm/clients.ts). */
+  readonly llm: LlmClients;
+  /** Graph skeletons for the agent's prompt, computed at start-up (src/graph/skeleton-cache.ts). */
+  readonly skeleton: SkeletonCache;
 }

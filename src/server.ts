@@ -4,11 +4,17 @@
  * entry passes in how to listen and how to read static files.
  */
 import { createApp } from './app.js';
+import { startChatWorker } from './chat/service.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import type { AppDeps, AssetLoader } from './deps.js';
+import { createEmbeddersFromConfig } from './embeddings/embedders.js';
+import { createVectorSearcher } from './embeddings/vector-search.js';
 import { createGraphStore } from './graph/driver.js';
+import { createSkeletonCache } from './graph/skeleton-cache.js';
 import { createLogger } from './lib/log.js';
+import { createLlmClients } from './llm/clients.js';
 import { createKvStore } from './store/redis.js';
+import { createUiApp } from './ui/app.js';
 
 /** A fetch handler, as every runtime's server takes it. */
 export type FetchHandler = (req: Request) => Response | Promise<Response>;
@@ -39,13 +45,17 @@ export interface RunningService {
 /** Builds the real dependencies from config. */
 export function createDeps(config: Config, assets: AssetLoader, runtime = 'node'): AppDeps {
   const log = createLogger(config.LOG_LEVEL, { runtime });
-  return {
+  const base = {
     config,
     log,
     assets,
     graph: createGraphStore(config),
-    kv: createKvStore({ url: config.KVSTORE_URL }),
+    kv: createKvStore({ url: config.KVSTORE_URL, prefix: config.KV_PREFIX }),
+    embedders: createEmbeddersFromConfig(config),
+    llm: createLlmClients(config),
   };
+  const skeleton = createSkeletonCache({ graph: base.graph, log, maxChars: config.SKELETON_MAX_CHARS, refreshMs: config.SKELETON_REFRESH_MS });
+  return { ...base, search: createVectorSearcher(base), skeleton };
 }
 
 /**
@@ -56,15 +66,24 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
   const config = loadConfig(opts.env);
   const deps = createDeps(config, opts.assets, opts.runtime);
   const app = createApp(deps);
-  const server = await opts.serve(app.fetch, config.PORT);
-  deps.log.info('listening', { port: config.PORT, graph: config.GRAPHDB_GRAPH });
+  // SERVICE_ROLE: `all` serves and runs the chat worker, `api` only serves, `worker` only works.
+  const serving = config.SERVICE_ROLE !== 'worker';
+  const server = serving ? await opts.serve(app.fetch, config.PORT) : undefined;
+  if (server) deps.log.info('listening', { port: config.PORT, graph: config.GRAPHDB_GRAPH });
+  // The web chat UI: same process, its /api/* calls go to the API app in-process.
+  const uiServer = serving ? await opts.serve(createUiApp(deps, app.fetch).fetch, config.UI_PORT) : undefined;
+  if (uiServer) deps.log.info('ui listening', { port: config.UI_PORT });
+  const worker = config.SERVICE_ROLE === 'api' ? undefined : await startChatWorker(deps);
+  // The agent's graph skeleton, not awaited: a graph database that is down must not stop start-up.
+  if (worker) deps.skeleton.refresh(config.GRAPHDB_GRAPH).catch((err) => deps.log.warn('graph skeleton not computed', { error: err }));
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
       deps.log.info('shutting down');
-      await server.close();
-      await Promise.allSettled([deps.graph.close(), deps.kv.close()]);
+      // The worker finishes its running jobs (up to WORKER_SHUTDOWN_MS) while the servers drain.
+      await Promise.allSettled([server?.close(), uiServer?.close(), worker?.stop()]);
+      await Promise.allSettled([deps.graph.close(), deps.kv.close(), deps.embedders.close()]);
     })());
   return { config, deps, stop };
 }

@@ -1,4 +1,26 @@
-/** CLI entry (`node dist/cli.js <command>`); commands are added per area. */
-const [command] = process.argv.slice(2);
-console.error(`unknown command: ${command ?? '(none)'}`);
-process.exit(2);
+/**
+ * CLI entry (`node dist/cli.js <command> [args]`): parses config from the environment like the
+ * server does and runs one command. Commands are small modules of their own.
+ */
+import { describeStartError } from '../server.js';
+import { buildIndexCommand } from './build-index.js';
+
+/** A CLI command: receives its arguments and the environment, resolves to an exit code. */
+export type Command = (args: string[], env: Record<string, string | undefined>) => Promise<number>;
+
+const COMMANDS: Record<string, Command> = {
+  'build-index': buildIndexCommand,
+};
+
+const [name, ...args] = process.argv.slice(2);
+const command = name ? COMMANDS[name] : undefined;
+if (!command) {
+  console.error(`usage: node dist/cli.js <${Object.keys(COMMANDS).join('|')}> [options]`);
+  process.exit(2);
+}
+try {
+  process.exitCode = await command(args, process.env);
+} catch (err) {
+  console.error(describeStartError(err));
+  process.exitCode = 1;
+}

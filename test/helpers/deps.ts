@@ -9,8 +9,12 @@ import { readFile } from 'node:fs/promises';
 import { createApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { AppDeps } from '../../src/deps.js';
+import { createEmbeddersFromConfig } from '../../src/embeddings/embedders.js';
+import { createVectorSearcher } from '../../src/embeddings/vector-search.js';
 import { createGraphStore } from '../../src/graph/driver.js';
+import { createSkeletonCache } from '../../src/graph/skeleton-cache.js';
 import { createLogger } from '../../src/lib/log.js';
+import { createLlmClients } from '../../src/llm/clients.js';
 import { createKvStore } from '../../src/store/redis.js';
 
 /** Config for tests: the local servers, quiet logs, a private data directory. */
@@ -21,6 +25,8 @@ export function testConfig(env: Record<string, string> = {}): Config {
     GRAPHDB_URL: '127.0.0.1',
     LOG_LEVEL: 'silent',
     DATA_DIR: `test-output/data-${randomUUID().slice(0, 8)}`,
+    // Small generated models (scripts/gen-test-models.mjs, run by the vitest global setup).
+    MODELS_DIR: 'test-output/models',
     ...env,
   });
 }
@@ -42,12 +48,17 @@ export function createTestDeps(env: Record<string, string> = {}): TestDeps {
   const prefix = `test:${randomUUID().slice(0, 8)}:`;
   const kv = createKvStore({ url: config.KVSTORE_URL, prefix });
   const graph = createGraphStore(config);
+  const embedders = createEmbeddersFromConfig(config);
   return {
     config,
     graph,
     kv,
     log: createLogger('silent'),
     assets: testAssets,
+    embedders,
+    llm: createLlmClients(config),
+    search: createVectorSearcher({ config, graph, embedders }),
+    skeleton: createSkeletonCache({ graph, maxChars: config.SKELETON_MAX_CHARS, refreshMs: config.SKELETON_REFRESH_MS }),
     async close() {
       try {
         const keys = await kv.redis.keys(`${prefix}*`);
@@ -55,7 +66,7 @@ export function createTestDeps(env: Record<string, string> = {}): TestDeps {
       } catch {
         // The server may be the one a test pointed at a dead port.
       }
-      await Promise.allSettled([kv.close(), graph.close()]);
+      await Promise.allSettled([kv.close(), graph.close(), embedders.close()]);
     },
   };
 }

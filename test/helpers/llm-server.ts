@@ -225,7 +225,13 @@ export async function startLlmServer(opts: LlmServerOptions = {}): Promise<LlmSe
       if (latency > 0) await sleep(latency);
       const inputs: string[] = Array.isArray(body?.input) ? body.input : [String(body?.input ?? '')];
       const dims = Number(body?.dimensions ?? opts.embeddingDimensions ?? 384);
-      const data = inputs.map((t, index) => ({ object: 'embedding', index, embedding: fakeEmbedding(String(t), dims) }));
+      // The `openai` package asks for base64 (little-endian float32) unless told otherwise.
+      const base64 = body?.encoding_format === 'base64';
+      const data = inputs.map((t, index) => {
+        const v = fakeEmbedding(String(t), dims);
+        const embedding = base64 ? Buffer.from(new Float32Array(v).buffer).toString('base64') : v;
+        return { object: 'embedding', index, embedding };
+      });
       const tokens = inputs.reduce((n, t) => n + String(t).split(/\s+/).filter(Boolean).length, 0);
       return send(res, 200, JSON.stringify({ object: 'list', data, model: body?.model ?? 'scripted', usage: { prompt_tokens: tokens, total_tokens: tokens } }));
     }

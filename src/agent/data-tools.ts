@@ -1,0 +1,54 @@
+/**
+ * The agent's two data tools: `vector_search` (semantic search over the graph's index; every
+ * result also becomes a source of the answer) and `graph_query` (read-only Cypher). Both call
+ * the shared implementations that the HTTP API and MCP use.
+ */
+import { z } from 'zod';
+import { formatReadQueryResult, runReadQuery } from '../graph/read-query.js';
+import { defineTool, type AgentTool } from './tools.js';
+
+const vectorSearch = defineTool({
+  name: 'vector_search',
+  description:
+    'Semantic similarity search over the text of the graph nodes. Returns the most similar nodes with dbId, displayName, labels, score (cosine, higher is closer) and text. ' +
+    'Use it to find the nodes a question is about when you do not know their exact names, then explore around them with graph_query.',
+  schema: z.object({
+    query: z.string().min(1).describe('What to look for, in natural language (a phrase or a sentence).'),
+    top_k: z.number().int().min(1).max(100).optional().describe('How many nodes to return, 1 to 100 (default 5).'),
+  }),
+  async run({ query, top_k }, ctx) {
+    const nodes = await ctx.search.search({ query, graph: ctx.database, model: ctx.embeddingModel, topK: top_k ?? ctx.defaultTopK });
+    ctx.addSources(nodes);
+    const rows = nodes.map((n) => ({
+      dbId: n.dbId,
+      displayName: n.displayName,
+      labels: n.labels,
+      score: Math.round(n.score * 1000) / 1000,
+      text: n.text.length > 600 ? `${n.text.slice(0, 600)}…` : n.text,
+    }));
+    const names = nodes.map((n) => n.displayName || `#${n.dbId}`).join(', ');
+    return { text: rows.length ? JSON.stringify(rows) : 'No similar nodes found.', summary: `${nodes.length} nodes: ${names}` };
+  },
+});
+
+const graphQuery = defineTool({
+  name: 'graph_query',
+  description:
+    'Runs one read-only Cypher query and returns its rows as JSON. Writes, LOAD CSV, dbms.* and admin commands are refused. ' +
+    'Results are capped (rows and characters; a note says "showing N of M rows" when cut) and slow queries are stopped by a timeout, so aggregate, ORDER BY and LIMIT. ' +
+    'Pass user-supplied values as parameters ($name) rather than pasting them into the query. A database error comes back as "Tool error: …": fix the query and try again.',
+  schema: z.object({
+    cypher_query: z.string().min(1).describe('One Cypher statement, e.g. "MATCH (p:Person)-[:KNOWS]->(f) RETURN p.name, count(f) AS friends ORDER BY friends DESC LIMIT 10".'),
+    parameters: z.record(z.string(), z.unknown()).optional().describe('Values for $parameters used in the query, e.g. {"name": "Ada"}.'),
+  }),
+  async run({ cypher_query, parameters }, ctx) {
+    const result = await runReadQuery(ctx.graph, ctx.database, cypher_query, parameters ?? {}, ctx.limits);
+    const summary = result.truncated
+      ? `${result.note}`
+      : `${result.rows.length} row${result.rows.length === 1 ? '' : 's'}${result.rows.length ? `: ${JSON.stringify(result.rows[0])}` : ''}`;
+    return { text: formatReadQueryResult(result), summary };
+  },
+});
+
+/** `vector_search` and `graph_query`. */
+export const DATA_TOOLS: readonly AgentTool[] = [vectorSearch, graphQuery];

@@ -1,0 +1,89 @@
+/**
+ * The `agent` route handler: builds the system prompt (with the graph skeleton when
+ * available), the conversation (history already trimmed by the worker) and the job's tool
+ * context, then runs the tool-calling loop. `sources` are the `vector_search` results of the
+ * whole loop, one entry per node.
+ */
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { RouteHandler } from '../chat/types.js';
+import type { Config } from '../config.js';
+import type { SourceNode, VectorSearcher } from '../embeddings/types.js';
+import type { GraphStore } from '../graph/driver.js';
+import type { ReadQueryLimits } from '../graph/read-query.js';
+import type { SkeletonCache } from '../graph/skeleton-cache.js';
+import type { Logger } from '../lib/log.js';
+import { DATA_TOOLS } from './data-tools.js';
+import { MAX_ITERATIONS, runAgentLoop } from './loop.js';
+import { buildSystemPrompt } from './prompt.js';
+import { SCHEMA_TOOLS } from './schema-tools.js';
+import type { AgentTool } from './tools.js';
+
+/** The eight tools: overview, vector_search, graph_query, then the other schema tools. */
+export const AGENT_TOOLS: readonly AgentTool[] = [SCHEMA_TOOLS[0]!, ...DATA_TOOLS, ...SCHEMA_TOOLS.slice(1)];
+
+/** Options of {@link createAgentHandler}. */
+export interface AgentHandlerOptions {
+  graph: GraphStore;
+  search: VectorSearcher;
+  skeleton: SkeletonCache;
+  config: Pick<
+    Config,
+    | 'EMBEDDING_MODEL'
+    | 'VECTOR_SEARCH_TOP_K'
+    | 'LLM_RETRY_DELAY_MS'
+    | 'GRAPH_QUERY_TIMEOUT_MS'
+    | 'GRAPH_QUERY_MAX_ROWS'
+    | 'GRAPH_QUERY_MAX_CHARS'
+  >;
+  log?: Logger;
+  /** Default 32 (the contract's limit); tests may lower it. */
+  maxIterations?: number;
+}
+
+/** The graph_query limits from config (shared with MCP). */
+export function readQueryLimits(config: AgentHandlerOptions['config']): ReadQueryLimits {
+  return {
+    timeoutMs: config.GRAPH_QUERY_TIMEOUT_MS,
+    maxRows: config.GRAPH_QUERY_MAX_ROWS,
+    maxChars: config.GRAPH_QUERY_MAX_CHARS,
+  };
+}
+
+/** Builds the agent handler. */
+export function createAgentHandler(opts: AgentHandlerOptions): RouteHandler {
+  const { config } = opts;
+  const maxIterations = opts.maxIterations ?? MAX_ITERATIONS;
+  return async (input) => {
+    const sources = new Map<number, SourceNode>();
+    const skeleton = await opts.skeleton.current(input.graph);
+    const messages: ChatCompletionMessageParam[] = [
+      { role: 'system', content: buildSystemPrompt({ graph: input.graph, skeleton, maxIterations }) },
+      ...input.history.map((m) => ({ role: m.role, content: m.content }) as ChatCompletionMessageParam),
+      { role: 'user', content: input.question },
+    ];
+    const result = await runAgentLoop({
+      llm: input.llm,
+      messages,
+      tools: AGENT_TOOLS,
+      ctx: {
+        graph: opts.graph,
+        database: input.graph,
+        search: opts.search,
+        embeddingModel: config.EMBEDDING_MODEL,
+        defaultTopK: config.VECTOR_SEARCH_TOP_K,
+        limits: readQueryLimits(config),
+        skeleton: opts.skeleton,
+        addSources(nodes) {
+          for (const n of nodes) if (!sources.has(n.dbId)) sources.set(n.dbId, n);
+        },
+      },
+      emit: input.emit,
+      recordUsage: input.recordUsage,
+      signal: input.signal,
+      maxIterations,
+      retryDelayMs: config.LLM_RETRY_DELAY_MS,
+    });
+    opts.log?.debug('agent done', { iterations: result.iterations, limitReached: result.limitReached });
+    return { answer: result.answer, sources: [...sources.values()], token_usage: result.usage };
+  };
+}

@@ -1,0 +1,130 @@
+/**
+ * The tool-calling loop: call the model with the conversation and the tools, run every tool
+ * call it asks for (in order), feed the results back, and stop when it answers without tool
+ * calls. Iteration limit: at most `maxIterations` (32) model calls in total. The last allowed
+ * call is made with `tool_choice: "none"` and an instruction to answer with what it has, so a
+ * model that never stops costs exactly 32 calls and still yields an answer; the answer then
+ * ends with a note that the limit was reached. HTTP 429 is retried (3 times, 2 s apart by
+ * default); a fourth 429 or any other model error fails the job.
+ */
+import type OpenAI from 'openai';
+import type {
+  ChatCompletion,
+  ChatCompletionMessageFunctionToolCall,
+  ChatCompletionMessageParam,
+} from 'openai/resources/chat/completions';
+import { addUsage, type JobEvent, type TokenUsage } from '../chat/types.js';
+import type { LlmTarget } from '../llm/types.js';
+import { isRateLimited, withLlmRetry } from '../llm/retry.js';
+import { limitReachedInstruction } from './prompt.js';
+import { parseArgs, runTool, toOpenAiTools, type AgentTool, type ToolContext } from './tools.js';
+
+/** The contract's iteration limit. */
+export const MAX_ITERATIONS = 32;
+
+/** Options of {@link runAgentLoop}. */
+export interface AgentLoopOptions {
+  llm: LlmTarget;
+  /** System prompt, history and the question, in order. */
+  messages: ChatCompletionMessageParam[];
+  tools: readonly AgentTool[];
+  ctx: ToolContext;
+  emit(event: JobEvent): Promise<void>;
+  recordUsage(usage: TokenUsage): Promise<void>;
+  signal?: AbortSignal;
+  /** Default {@link MAX_ITERATIONS}. */
+  maxIterations?: number;
+  /** Wait between 429 retries in ms (config `LLM_RETRY_DELAY_MS`, default 2,000). */
+  retryDelayMs?: number;
+  /** 429 retries per model call (default 3). */
+  retries?: number;
+}
+
+/** The loop's outcome. */
+export interface AgentLoopResult {
+  answer: string;
+  /** Summed over every model call; null when no call reported usage. */
+  usage: TokenUsage | null;
+  /** Model calls made. */
+  iterations: number;
+  limitReached: boolean;
+}
+
+/** The job error after the last 429 retry. */
+export function rateLimitedMessage(retries: number, delayMs: number): string {
+  return `the language model kept answering HTTP 429 (rate limited) after ${retries} retries ${delayMs / 1000} s apart; try again later`;
+}
+
+/** Appended to the answer when the loop hit its limit. */
+export function limitNote(maxIterations: number): string {
+  return `_(Stopped at the limit of ${maxIterations} steps; this answer may be incomplete.)_`;
+}
+
+/** Runs the loop to an answer. Tool failures go back to the model; model failures throw. */
+export async function runAgentLoop(opts: AgentLoopOptions): Promise<AgentLoopResult> {
+  const max = opts.maxIterations ?? MAX_ITERATIONS;
+  const retries = opts.retries ?? 3;
+  const delayMs = opts.retryDelayMs ?? 2_000;
+  const tools = toOpenAiTools(opts.tools);
+  const messages = [...opts.messages];
+  let usage: TokenUsage | null = null;
+
+  for (let iteration = 1; iteration <= max; iteration++) {
+    const last = iteration === max;
+    if (last && max > 1) messages.push({ role: 'system', content: limitReachedInstruction(max) });
+    await opts.emit({ type: 'agent_step', data: { iteration, model: opts.llm.model } });
+
+    const completion = await callModel(opts.llm.client, {
+      model: opts.llm.model,
+      messages,
+      tools,
+      tool_choice: last ? 'none' : 'auto',
+    }, { retries, delayMs, signal: opts.signal });
+
+    if (completion.usage) {
+      const u = { input_tokens: completion.usage.prompt_tokens ?? 0, output_tokens: completion.usage.completion_tokens ?? 0 };
+      usage = addUsage(usage, u);
+      await opts.recordUsage(u);
+    }
+    const message = completion.choices?.[0]?.message;
+    if (!message) throw new Error('the language model returned no message (an empty "choices" list)');
+    const calls = (message.tool_calls ?? []).filter((c): c is ChatCompletionMessageFunctionToolCall => c.type === 'function');
+    const content = message.content?.trim() ?? '';
+
+    if (!calls.length || last) {
+      if (!last) return { answer: content || 'The model returned an empty answer.', usage, iterations: iteration, limitReached: false };
+      const answer = content || 'I could not finish answering within the step limit.';
+      return { answer: `${answer}\n\n${limitNote(max)}`, usage, iterations: iteration, limitReached: true };
+    }
+
+    messages.push({ role: 'assistant', content: message.content ?? null, tool_calls: calls });
+    for (const call of calls) {
+      opts.signal?.throwIfAborted();
+      const name = call.function.name;
+      const raw = call.function.arguments ?? '';
+      await opts.emit({ type: 'tool_call', data: { tool: name, args: parseArgs(raw) } });
+      const result = await runTool(opts.tools, name, raw, opts.ctx);
+      await opts.emit({ type: 'tool_result', data: { tool: name, summary: result.summary } });
+      messages.push({ role: 'tool', tool_call_id: call.id, content: result.text });
+    }
+  }
+  // Unreachable: the last iteration always returns.
+  throw new Error('agent loop ended without an answer');
+}
+
+async function callModel(
+  client: OpenAI,
+  body: OpenAI.Chat.ChatCompletionCreateParamsNonStreaming,
+  o: { retries: number; delayMs: number; signal?: AbortSignal },
+): Promise<ChatCompletion> {
+  try {
+    return await withLlmRetry(() => client.chat.completions.create(body, { signal: o.signal }), {
+      retries: o.retries,
+      delayMs: o.delayMs,
+      signal: o.signal,
+    });
+  } catch (err) {
+    if (isRateLimited(err)) throw new Error(rateLimitedMessage(o.retries, o.delayMs), { cause: err });
+    throw err;
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * The agent's system prompt: its job, how to work with the tools, the database's Cypher
+ * deviations (src/graph/cypher-notes.ts) and, when available, the graph skeleton.
+ */
+import { cypherNotes, type CypherDialectName } from '../graph/cypher-notes.js';
+
+/** Inputs of {@link buildSystemPrompt}. */
+export interface SystemPromptOptions {
+  /** The graph (database) name. */
+  graph: string;
+  /** The skeleton text, or null when it could not be computed. */
+  skeleton: string | null;
+  /** Iteration limit, told to the model so it plans its steps (default 32). */
+  maxIterations?: number;
+  dialect?: CypherDialectName;
+}
+
+/** Appended as a system message before the last allowed model call. */
+export function limitReachedInstruction(maxIterations: number): string {
+  return `You have used ${maxIterations - 1} of ${maxIterations} steps; no more tools can be called. Answer the user now with what you found so far, and say briefly what you could not check.`;
+}
+
+/** Builds the system prompt. */
+export function buildSystemPrompt(opts: SystemPromptOptions): string {
+  const max = opts.maxIterations ?? 32;
+  const overview = opts.skeleton
+    ? `Graph overview (computed at start-up; labels and patterns beyond the size limit are summarised):\n${opts.skeleton}`
+    : 'Graph overview: not available right now. Call get_graph_overview (or get_node_labels and get_edge_types) first.';
+  return `You answer questions about the knowledge graph "${opts.graph}", stored in a Neo4j graph database. You can only read the graph, through tools.
+
+How to work:
+1. Start from the graph overview below. Before writing Cypher for labels or relationships you have not used yet, check them with get_label_properties, get_relationship_patterns or get_sample_nodes: property names, types and edge directions must match exactly.
+2. To find the nodes a question is about when you do not know their exact names, use vector_search (semantic search over node text); use graph_query for structure: neighbours, paths, counts, filters, aggregates.
+3. Keep queries small: aggregate, ORDER BY and LIMIT; never return whole graphs. Results are capped and slow queries are stopped.
+4. A result starting with "Tool error:" means that call failed; read the message, fix the call and try again rather than giving up.
+5. You have at most ${max} steps (model turns). Call several independent tools in one turn when you can.
+6. Answer in Markdown, grounded only in what the tools returned. Name the nodes you rely on (display name or dbId). If the graph does not hold the answer, say so plainly; do not invent facts.
+
+${cypherNotes(opts.dialect)}
+
+${overview}`;
+}

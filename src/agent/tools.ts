@@ -1,0 +1,121 @@
+/**
+ * The agent's tool framework: a tool is a name, a description written for the model, a zod
+ * schema (its JSON Schema is what the model sees) and a `run` returning text. `runTool` never
+ * throws for bad input or a failing tool: the model gets `Tool error: …` and can correct itself.
+ */
+import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
+import { z } from 'zod';
+import type { SourceNode, VectorSearcher } from '../embeddings/types.js';
+import type { GraphStore } from '../graph/driver.js';
+import type { ReadQueryLimits } from '../graph/read-query.js';
+import type { SkeletonCache } from '../graph/skeleton-cache.js';
+
+/** What a tool call can reach: one graph, the searcher and the job's source collector. */
+export interface ToolContext {
+  graph: GraphStore;
+  /** The Neo4j database of this job. */
+  database: string;
+  search: VectorSearcher;
+  /** Embedding model of `vector_search` (config `EMBEDDING_MODEL`). */
+  embeddingModel: string;
+  /** Default `top_k` of `vector_search` (config `VECTOR_SEARCH_TOP_K`). */
+  defaultTopK: number;
+  limits: ReadQueryLimits;
+  skeleton: SkeletonCache;
+  /** Receives every `vector_search` result (the job's `sources`). */
+  addSources(nodes: SourceNode[]): void;
+}
+
+/** What a tool returns: the text for the model and an optional short summary for events. */
+export interface ToolOutput {
+  text: string;
+  summary?: string;
+}
+
+/** One tool. */
+export interface AgentTool<S extends z.ZodType = z.ZodType> {
+  name: string;
+  description: string;
+  schema: S;
+  run(args: z.output<S>, ctx: ToolContext): Promise<ToolOutput>;
+}
+
+/** Defines a tool with its argument type inferred from the schema. */
+export function defineTool<S extends z.ZodType>(tool: AgentTool<S>): AgentTool {
+  return tool as unknown as AgentTool;
+}
+
+/** An error whose message the model should see as is (after `Tool error: `). */
+export class ToolError extends Error {
+  override name = 'ToolError';
+}
+
+/** Longest `tool_result` event summary (contract: 200 characters). */
+export const SUMMARY_CHARS = 200;
+
+/** Collapses whitespace and cuts to `max` characters with an ellipsis. */
+export function cut(text: string, max = SUMMARY_CHARS): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}
+
+/** The tool list in the shape of the chat-completions API. */
+export function toOpenAiTools(tools: readonly AgentTool[]): ChatCompletionFunctionTool[] {
+  return tools.map((t) => {
+    const { $schema: _s, ...parameters } = z.toJSONSchema(t.schema, { io: 'input' }) as Record<string, unknown>;
+    return { type: 'function', function: { name: t.name, description: t.description, parameters } };
+  });
+}
+
+/** The result of one tool call: text for the model, summary for the `tool_result` event. */
+export interface ToolCallResult {
+  text: string;
+  summary: string;
+  ok: boolean;
+}
+
+/** The arguments of a call as an object for the `tool_call` event (the raw text when not JSON). */
+export function parseArgs(raw: string): unknown {
+  try {
+    return raw.trim() ? JSON.parse(raw) : {};
+  } catch {
+    return raw;
+  }
+}
+
+function errorText(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  return `Tool error: ${message}`;
+}
+
+/** Parses the raw JSON arguments, validates them and runs the tool; failures become `Tool error: …`. */
+export async function runTool(
+  tools: readonly AgentTool[],
+  name: string,
+  rawArgs: string,
+  ctx: ToolContext,
+): Promise<ToolCallResult> {
+  let args: unknown;
+  const fail = (err: unknown): ToolCallResult => {
+    const text = errorText(err);
+    return { text, summary: cut(text), ok: false };
+  };
+  const tool = tools.find((t) => t.name === name);
+  if (!tool) return fail(new ToolError(`unknown tool "${name}"; available tools: ${tools.map((t) => t.name).join(', ')}`));
+  try {
+    args = rawArgs.trim() ? JSON.parse(rawArgs) : {};
+  } catch {
+    return fail(new ToolError(`the arguments are not valid JSON: ${cut(rawArgs, 120)}`));
+  }
+  const parsed = tool.schema.safeParse(args ?? {});
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(arguments)'}: ${i.message}`);
+    return fail(new ToolError(`invalid arguments for ${name}: ${issues.join('; ')}`));
+  }
+  try {
+    const out = await tool.run(parsed.data, ctx);
+    return { text: out.text, summary: cut(out.summary ?? out.text), ok: true };
+  } catch (err) {
+    return fail(err);
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * Runs one taken job: routing (`routing_started`, router call, `routing_done`), the route's
+ * handler, then the finished record (`job_done` with the ChatResponse, or `job_error`). A
+ * failure is never thrown: it ends the job in `error`. Only an abort at shutdown leaves the job
+ * unfinished, for the worker to put back on the queue.
+ */
+import type { Config } from '../config.js';
+import { AppError } from '../errors.js';
+import type { Logger } from '../lib/log.js';
+import type { LlmClients } from '../llm/clients.js';
+import type { JobRecord, JobStore } from '../store/jobs.js';
+import type { RateLimiter } from '../store/rate-limit.js';
+import type { SessionStore } from '../store/sessions.js';
+import { classify } from './router.js';
+import { addUsage, type ChatResponse, type JobEvent, type RouteHandler, type TokenUsage } from './types.js';
+
+/** The route handlers the worker dispatches to; `agent` is absent until the agent is wired in. */
+export interface ChatHandlers {
+  lookup: RouteHandler;
+  agent?: RouteHandler;
+}
+
+/** What {@link runJob} needs. */
+export interface JobRunnerDeps {
+  config: Config;
+  log: Logger;
+  llm: LlmClients;
+  jobs: JobStore;
+  sessions: SessionStore;
+  limiter: RateLimiter;
+  handlers: ChatHandlers;
+}
+
+/** The job error when no agent handler is installed. */
+export const AGENT_UNAVAILABLE = 'the agent is not available on this server, so this question cannot be answered yet';
+
+/** A message for the job's `error` field: short, no stack, no internals. */
+export function describeJobError(err: unknown): string {
+  if (err instanceof AppError) return err.message;
+  const e = err as { status?: unknown; message?: unknown; name?: unknown } | null;
+  const message = typeof e?.message === 'string' && e.message ? e.message : String(err);
+  if (typeof e?.status === 'number') return `the language model answered HTTP ${e.status}: ${message}`;
+  if (e?.name === 'APIConnectionError' || e?.name === 'APIConnectionTimeoutError') return `the language model could not be reached: ${message}`;
+  return message;
+}
+
+/** Runs `job` to its end; resolves when the finished record is written (or the run was aborted). */
+export async function runJob(deps: JobRunnerDeps, job: JobRecord, processingKey: string, signal: AbortSignal): Promise<void> {
+  const { config, jobs, limiter } = deps;
+  const log = deps.log.child({ jobId: job.job_id });
+  const events: JobEvent[] = [];
+  const emit = async (event: JobEvent) => {
+    events.push(event);
+    await jobs.publish(job, event);
+  };
+  const recordUsage = async (usage: TokenUsage) => {
+    if (job.user_id) await limiter.recordTokens(job.user_id, usage.input_tokens + usage.output_tokens);
+  };
+
+  try {
+    const history = await deps.sessions.history(job.session_id);
+    const routerTarget = deps.llm.resolve('router', { provider: job.llm.router_provider, model: job.llm.router_model });
+    const agentTarget = deps.llm.resolve('agent', { provider: job.llm.provider, model: job.llm.agent_model });
+
+    await emit({ type: 'routing_started', data: {} });
+    const decision = await classify(routerTarget, job.message, history, {
+      threshold: config.RAG_CONFIDENCE_THRESHOLD,
+      retryDelayMs: config.LLM_RETRY_DELAY_MS,
+      signal,
+    });
+    if (decision.token_usage) await recordUsage(decision.token_usage);
+    await emit({ type: 'routing_done', data: { route: decision.route, confidence: decision.confidence, reasoning: decision.reasoning } });
+
+    const handler = deps.handlers[decision.route];
+    if (!handler) throw new Error(AGENT_UNAVAILABLE);
+    const out = await handler({
+      question: job.message,
+      history,
+      graph: config.GRAPHDB_GRAPH,
+      llm: agentTarget,
+      emit,
+      recordUsage,
+      signal,
+    });
+    const result: ChatResponse = {
+      session_id: job.session_id,
+      answer: out.answer,
+      route_taken: decision.route,
+      sources: out.sources,
+      token_usage: addUsage(decision.token_usage, out.token_usage),
+    };
+    await jobs.finish(
+      job,
+      {
+        status: 'done',
+        result,
+        user: { role: 'user', content: job.message, route: null, confidence: null, events: [] },
+        assistant: { role: 'assistant', content: out.answer, route: decision.route, confidence: decision.confidence, events },
+      },
+      processingKey,
+    );
+    log.debug('job done', { route: decision.route });
+  } catch (err) {
+    // Past the shutdown grace period: leave the job on the processing list to be requeued.
+    if (signal.aborted) return;
+    const error = describeJobError(err);
+    log.warn('job failed', { error });
+    try {
+      await jobs.finish(job, { status: 'error', error }, processingKey);
+    } catch (finishErr) {
+      log.error('could not record a job failure', { error: finishErr });
+    }
+  }
+}

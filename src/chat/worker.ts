@@ -1,0 +1,189 @@
+/**
+ * The chat worker: a background loop taking jobs first in, first out, running up to
+ * `WORKER_CONCURRENCY` at once. Taken jobs sit on this worker's processing list while it holds
+ * a lease (heartbeat); any worker that finds a lapsed lease puts the dead worker's jobs back on
+ * the queue once, or ends them in `error`, so no accepted job is lost or left `running`.
+ * `stop()` stops taking jobs, lets running ones finish up to `WORKER_SHUTDOWN_MS`, then aborts
+ * the rest and puts them back on the queue.
+ */
+import type { Config } from '../config.js';
+import type { Logger } from '../lib/log.js';
+import { sleep } from '../lib/timeout.js';
+import type { LlmClients } from '../llm/clients.js';
+import { createJobStore } from '../store/jobs.js';
+import { createJobQueue } from '../store/queue.js';
+import { createRateLimiter } from '../store/rate-limit.js';
+import type { KvStore } from '../store/redis.js';
+import { createSessionStore } from '../store/sessions.js';
+import { runJob, type ChatHandlers, type JobRunnerDeps } from './run-job.js';
+
+/** Times a job is taken before a crash of its worker ends it in `error` (first try + one retry). */
+export const MAX_ATTEMPTS = 2;
+
+/** The job error when a job's worker died on each attempt. */
+export const WORKER_LOST = 'the worker running this job stopped twice while answering it, so it was not retried again';
+
+/** Options of {@link createChatWorker}. */
+export interface ChatWorkerOptions {
+  kv: KvStore;
+  config: Config;
+  log: Logger;
+  llm: LlmClients;
+  handlers: ChatHandlers;
+  /** Default a random UUID. */
+  workerId?: string;
+}
+
+/** A running worker. */
+export interface ChatWorker {
+  readonly id: string;
+  /** Registers the worker, recovers jobs of dead workers and starts the loop. */
+  start(): Promise<void>;
+  /** Graceful shutdown (idempotent). */
+  stop(): Promise<void>;
+  /** Jobs running now. */
+  active(): number;
+}
+
+/** Builds a worker; call `start()` to run it. */
+export function createChatWorker(opts: ChatWorkerOptions): ChatWorker {
+  const { kv, config } = opts;
+  const id = opts.workerId ?? crypto.randomUUID();
+  const log = opts.log.child({ worker: id });
+  const queue = createJobQueue(kv);
+  const jobs = createJobStore(kv);
+  const runner: JobRunnerDeps = {
+    config,
+    log,
+    llm: opts.llm,
+    jobs,
+    sessions: createSessionStore(kv),
+    limiter: createRateLimiter(kv),
+    handlers: opts.handlers,
+  };
+  const processingKey = queue.processingKey(id);
+  const abort = new AbortController();
+  const active = new Set<Promise<void>>();
+  let blocking: ReturnType<KvStore['blockingClient']> | undefined;
+  let heartbeat: ReturnType<typeof setInterval> | undefined;
+  let loop: Promise<void> | undefined;
+  let stopping = false;
+  let stopped: Promise<void> | undefined;
+  let wake: () => void = () => {};
+  const stopRequested = new Promise<void>((r) => (wake = r));
+
+  /** Puts jobs of `workerId`'s processing list back on the queue, or fails them when exhausted. */
+  const reclaim = async (workerId: string) => {
+    for (const jobId of await queue.processing(workerId)) {
+      const outcome = await queue.requeue(jobId, workerId, MAX_ATTEMPTS);
+      if (outcome === 'exhausted') {
+        const job = await jobs.get(jobId);
+        if (job) await jobs.finish(job, { status: 'error', error: WORKER_LOST }, queue.processingKey(workerId));
+      }
+      log.info('reclaimed job', { jobId, from: workerId, outcome });
+    }
+  };
+
+  const recoverDead = async () => {
+    for (const dead of await queue.deadWorkers(id)) {
+      if (!(await queue.lock(`recover:${dead}`, config.WORKER_LEASE_MS))) continue;
+      await reclaim(dead);
+      await queue.forget(dead);
+    }
+  };
+
+  const tick = () => {
+    queue
+      .heartbeat(id, config.WORKER_LEASE_MS)
+      .then(recoverDead)
+      .catch((err) => log.warn('worker heartbeat failed', { error: err }));
+  };
+
+  const runOne = async (jobId: string) => {
+    const job = await jobs.take(jobId);
+    if (!job) {
+      // Expired while queued, or already finished by a recovering worker.
+      await kv.redis.lrem(processingKey, 1, jobId);
+      return;
+    }
+    // A signal per job: the openai client never removes the abort listeners it adds, so a
+    // worker-wide signal would collect one per model call for the life of the process.
+    const jobAbort = new AbortController();
+    const relay = () => jobAbort.abort(abort.signal.reason);
+    abort.signal.addEventListener('abort', relay, { once: true });
+    try {
+      await runJob(runner, job, processingKey, jobAbort.signal);
+    } finally {
+      abort.signal.removeEventListener('abort', relay);
+    }
+  };
+
+  const run = async () => {
+    while (!stopping) {
+      if (active.size >= config.WORKER_CONCURRENCY) {
+        await Promise.race([...active, stopRequested]);
+        continue;
+      }
+      let jobId: string | null;
+      try {
+        jobId = await queue.next(blocking!, id, 1);
+      } catch (err) {
+        if (stopping) break;
+        log.warn('queue read failed', { error: err });
+        await sleep(500);
+        continue;
+      }
+      if (!jobId) continue;
+      const p: Promise<void> = runOne(jobId)
+        .catch((err) => log.error('job run failed', { jobId, error: err }))
+        .finally(() => active.delete(p));
+      active.add(p);
+    }
+  };
+
+  return {
+    id,
+    active: () => active.size,
+    async start() {
+      if (loop) return;
+      blocking = kv.blockingClient();
+      try {
+        await queue.heartbeat(id, config.WORKER_LEASE_MS);
+        await recoverDead();
+      } catch (err) {
+        // The store may be down at start-up: the loop and the heartbeat keep retrying.
+        log.warn('worker start-up could not reach the key-value store', { error: err });
+      }
+      heartbeat = setInterval(tick, Math.max(100, Math.floor(config.WORKER_LEASE_MS / 3)));
+      loop = run();
+      log.info('chat worker started', { concurrency: config.WORKER_CONCURRENCY });
+    },
+    stop() {
+      return (stopped ??= (async () => {
+        stopping = true;
+        wake();
+        // Unblocks the pending BLMOVE; a job moved at that instant is reclaimed below.
+        blocking?.disconnect();
+        await loop;
+        const all = Promise.allSettled([...active]);
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const graceOver = new Promise<void>((r) => (timer = setTimeout(r, config.WORKER_SHUTDOWN_MS)));
+        await Promise.race([all, graceOver]);
+        clearTimeout(timer);
+        if (active.size) {
+          log.warn('aborting running jobs at shutdown', { jobs: active.size });
+          abort.abort(new Error('the worker is shutting down'));
+          await Promise.race([all, sleep(2_000)]);
+        }
+        clearInterval(heartbeat);
+        try {
+          await reclaim(id);
+          await queue.retire(id);
+        } catch (err) {
+          log.warn('could not release jobs at shutdown', { error: err });
+        }
+        log.info('chat worker stopped');
+      })());
+    },
+  };
+}

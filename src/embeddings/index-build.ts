@@ -1,0 +1,241 @@
+/**
+ * The vector index build, shared by `POST /dev/build_vector_index` and `scripts/build-index`:
+ * stream the text nodes → chunk → embed a batch (or load it from the CSV cache) → write the
+ * batch's chunk nodes, with one write in flight while the next batch is embedded; then delete
+ * stale chunks, create the vector index and wait until it is online.
+ *
+ * Re-runs: a batch found in the cache is not embedded again (`batches_skipped`), and a batch the
+ * graph already holds in full is not written again, so an interrupted build resumes cheaply and
+ * ends with the same chunk nodes as an uninterrupted one. Nodes removed or changed since the
+ * previous build: their batches get new content keys, and every chunk node whose batch key is
+ * not part of this build is deleted at the end (as are cache files of batches no longer used).
+ */
+import type { AppDeps } from '../deps.js';
+import { AppError } from '../errors.js';
+import { COUNT_TEXT_NODES } from '../graph/dialect.js';
+import { unknownModel } from './embedders.js';
+import { batchKey, createCsvCache, type CacheFs } from './csv-cache.js';
+import { acquireBuildLock } from './index-lock.js';
+import { chunkBatches, streamTextNodes } from './index-source.js';
+import { createIndexWriter } from './index-writer.js';
+import { findModel, indexName as deriveIndexName } from './registry.js';
+
+/** What the build needs from the app's dependencies. */
+export type IndexBuildDeps = Pick<AppDeps, 'config' | 'graph' | 'kv' | 'embedders' | 'log'>;
+
+/** Progress of a running build, reported after every batch and while the index populates. */
+export interface BuildProgress {
+  phase: 'embedding' | 'cleanup' | 'indexing' | 'done';
+  /** Text nodes in the graph when the build started. */
+  nodesTotal: number;
+  nodesDone: number;
+  chunksDone: number;
+  batchesDone: number;
+  batchesComputed: number;
+  batchesSkipped: number;
+  /** Population of the vector index, 0..100 (phase `indexing`). */
+  indexPercent: number;
+}
+
+/** Options of {@link buildVectorIndex}. */
+export interface BuildIndexOptions {
+  /** Neo4j database name (`graph_name`). */
+  graph: string;
+  /** Registry model name. */
+  model: string;
+  /** Index name; default {@link resolveIndexName}. */
+  indexName?: string;
+  /** Node property holding the text; default `TEXT_PROPERTY`. */
+  textProperty?: string;
+  /** Chunks per embedding batch; default `INDEX_BATCH_SIZE`. */
+  batchSize?: number;
+  /** Called after every batch and during index population (the CLI's progress bar). */
+  onProgress?: (p: BuildProgress) => void;
+  /** Cache file access (tests); default `node:fs/promises`. */
+  fs?: CacheFs;
+}
+
+/** The contract's response. `batches_computed + batches_skipped = batches_total`. */
+export interface BuildIndexResult {
+  index_name: string;
+  total_chunks: number;
+  batches_total: number;
+  batches_computed: number;
+  batches_skipped: number;
+}
+
+/** Where the time went, in milliseconds (benchmarks). Writes overlap embedding. */
+export interface BuildTimings {
+  totalMs: number;
+  tokenizeMs: number;
+  inferenceMs: number;
+  /** Sum of batch write transactions (including skipped-batch checks). */
+  writeMs: number;
+  /** CSV cache reads and writes. */
+  cacheMs: number;
+  /** Stale chunk deletion. */
+  cleanupMs: number;
+  /** Vector index creation and population. */
+  indexMs: number;
+}
+
+/** A finished build: the contract's fields plus timings. */
+export type BuildReport = BuildIndexResult & { timings: BuildTimings };
+
+/**
+ * The index name for a graph and model: `VECTOR_INDEX_NAME` for the configured pair
+ * (`GRAPHDB_GRAPH` + `EMBEDDING_MODEL`; it defaults to the derived name), else the derived name
+ * `<graph>_<model>` with non-alphanumerics replaced by `_`.
+ */
+export function resolveIndexName(config: IndexBuildDeps['config'], graph: string, model: string): string {
+  return graph === config.GRAPHDB_GRAPH && model === config.EMBEDDING_MODEL
+    ? config.VECTOR_INDEX_NAME
+    : deriveIndexName(graph, model);
+}
+
+/** Checks what can be checked before any work: model in the registry (422), graph exists (404). */
+export async function validateBuildTarget(deps: Pick<IndexBuildDeps, 'graph'>, graph: string, model: string): Promise<void> {
+  if (!findModel(model)) throw unknownModel(model);
+  if (!(await deps.graph.hasGraph(graph))) throw new AppError(404, 'unknown-graph', `graph "${graph}" does not exist`);
+}
+
+/** A bounded queue of writes: at most `limit` in flight; the first failure is rethrown. */
+function createWriteQueue(limit: number) {
+  const inFlight = new Set<Promise<void>>();
+  let failure: unknown;
+  return {
+    async push(job: () => Promise<void>) {
+      if (failure) throw failure;
+      while (inFlight.size >= limit) await Promise.race(inFlight);
+      if (failure) throw failure;
+      const p: Promise<void> = job().then(
+        () => void inFlight.delete(p),
+        (err) => {
+          failure ??= err;
+          inFlight.delete(p);
+        },
+      );
+      inFlight.add(p);
+    },
+    async drain() {
+      await Promise.all(inFlight);
+      if (failure) throw failure;
+    },
+  };
+}
+
+/**
+ * Builds (or brings up to date) the vector index of `opts.graph` for `opts.model`.
+ * @throws AppError 422 unknown model, 404 unknown graph, 409 a build of that index is running,
+ * 503 graph database or key-value store down (driver errors are mapped by the app's handler).
+ */
+export async function buildVectorIndex(deps: IndexBuildDeps, opts: BuildIndexOptions): Promise<BuildReport> {
+  const started = performance.now();
+  const { config } = deps;
+  await validateBuildTarget(deps, opts.graph, opts.model);
+  const entry = findModel(opts.model)!;
+  const index = opts.indexName ?? resolveIndexName(config, opts.graph, opts.model);
+  const prop = opts.textProperty ?? config.TEXT_PROPERTY;
+  const batchSize = opts.batchSize ?? config.INDEX_BATCH_SIZE;
+  const log = deps.log.child({ index, graph: opts.graph, model: opts.model });
+
+  const lock = await acquireBuildLock(deps.kv, index, config.INDEX_LOCK_TTL_MS);
+  try {
+    const embedder = await deps.embedders.get(opts.model);
+    const statsBefore = embedder.stats?.();
+    const driver = deps.graph.driver;
+    const writer = createIndexWriter({ driver, database: opts.graph, indexName: index, dimensions: entry.dimensions });
+    const cache = createCsvCache({ dataDir: config.DATA_DIR, indexName: index, dimensions: entry.dimensions, fs: opts.fs });
+    const { records } = await driver.executeQuery(COUNT_TEXT_NODES, { prop }, { database: opts.graph });
+    const progress: BuildProgress = {
+      phase: 'embedding',
+      nodesTotal: Number(records[0]?.get('total') ?? 0),
+      nodesDone: 0,
+      chunksDone: 0,
+      batchesDone: 0,
+      batchesComputed: 0,
+      batchesSkipped: 0,
+      indexPercent: 0,
+    };
+    const timings: BuildTimings = { totalMs: 0, tokenizeMs: 0, inferenceMs: 0, writeMs: 0, cacheMs: 0, cleanupMs: 0, indexMs: 0 };
+    const report = () => opts.onProgress?.({ ...progress });
+    log.info('index build started', { nodes: progress.nodesTotal, batchSize });
+    await writer.prepare();
+
+    const keys: string[] = [];
+    const writes = createWriteQueue(2);
+    const timed = async (field: 'writeMs' | 'cacheMs', work: () => Promise<void>) => {
+      const t = performance.now();
+      await work();
+      timings[field] += performance.now() - t;
+    };
+    const nodes = streamTextNodes(driver, opts.graph, prop);
+    for await (const batch of chunkBatches(nodes, (t) => embedder.chunk(t), batchSize)) {
+      lock.assertHeld();
+      const key = await batchKey(entry.name, entry.dimensions, batch.chunks);
+      keys.push(key);
+      const t = performance.now();
+      let vectors = await cache.read(key, batch.chunks);
+      timings.cacheMs += performance.now() - t;
+      const cached = vectors !== null;
+      if (!vectors) {
+        vectors = await embedder.embed(batch.chunks.map((c) => c.text));
+        const v = vectors;
+        await timed('cacheMs', () => cache.write(key, batch.chunks, v));
+      }
+      const v = vectors;
+      // A cached batch was usually written by the run that embedded it; check before rewriting.
+      await writes.push(() =>
+        timed('writeMs', async () => {
+          if (cached && (await writer.hasBatch(key, batch.chunks.length))) return;
+          await writer.writeBatch(key, batch.chunks, v);
+        }),
+      );
+      progress[cached ? 'batchesSkipped' : 'batchesComputed']++;
+      progress.batchesDone++;
+      progress.chunksDone += batch.chunks.length;
+      progress.nodesDone = batch.nodesDone;
+      report();
+    }
+    await writes.drain();
+    progress.nodesDone = progress.nodesTotal;
+
+    progress.phase = 'cleanup';
+    report();
+    lock.assertHeld();
+    let t = performance.now();
+    await writer.deleteStale(keys);
+    await cache.prune(new Set(keys));
+    timings.cleanupMs = performance.now() - t;
+
+    progress.phase = 'indexing';
+    report();
+    t = performance.now();
+    await writer.createIndex((percent) => {
+      progress.indexPercent = percent;
+      report();
+    }, config.INDEX_ONLINE_TIMEOUT_MS);
+    timings.indexMs = performance.now() - t;
+
+    const statsAfter = embedder.stats?.();
+    if (statsBefore && statsAfter) {
+      timings.tokenizeMs = statsAfter.tokenizeMs - statsBefore.tokenizeMs;
+      timings.inferenceMs = statsAfter.inferenceMs - statsBefore.inferenceMs;
+    }
+    timings.totalMs = performance.now() - started;
+    progress.phase = 'done';
+    report();
+    const result: BuildReport = {
+      index_name: index,
+      total_chunks: progress.chunksDone,
+      batches_total: progress.batchesDone,
+      batches_computed: progress.batchesComputed,
+      batches_skipped: progress.batchesSkipped,
+      timings,
+    };
+    log.info('index build finished', { ...result, timings: undefined, ms: Math.round(timings.totalMs) });
+    return result;
+  } finally {
+    await lock.release();
+  }
+}

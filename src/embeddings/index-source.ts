@@ -1,0 +1,74 @@
+/**
+ * The read side of the index build: text nodes streamed from the graph in a stable order, cut
+ * into chunks and grouped into fixed-size embedding batches. Everything is pulled lazily, so at
+ * any time only the current batch (plus the driver's fetch buffer) is in memory.
+ */
+import neo4j, { type Driver } from 'neo4j-driver';
+import { TEXT_NODES } from '../graph/dialect.js';
+import type { ChunkRef } from './csv-cache.js';
+
+/** A node that has a text property. */
+export interface TextNode {
+  /** elementId. */
+  nodeId: string;
+  text: string;
+}
+
+/** One embedding batch. */
+export interface ChunkBatch {
+  /** Position of the batch in the build (0-based). */
+  index: number;
+  chunks: ChunkRef[];
+  /** Source nodes fully chunked by the end of this batch (for progress). */
+  nodesDone: number;
+}
+
+/** Records the driver pulls per round trip; the stream pauses when its buffer is full. */
+const FETCH_SIZE = 500;
+
+/**
+ * Streams every node whose `prop` property is a string, in node id order, from one query: the
+ * database scans and sorts once, and the driver pulls records as they are consumed (it pauses
+ * the stream when its buffer passes the fetch size), so memory stays bounded however large the
+ * graph is.
+ */
+export async function* streamTextNodes(driver: Driver, database: string, prop: string): AsyncGenerator<TextNode> {
+  const session = driver.session({ database, defaultAccessMode: neo4j.session.READ, fetchSize: FETCH_SIZE });
+  try {
+    const result = session.run(TEXT_NODES, { prop });
+    for await (const record of result) {
+      yield { nodeId: record.get('nodeId') as string, text: record.get('text') as string };
+    }
+  } finally {
+    await session.close();
+  }
+}
+
+/**
+ * Cuts each node's text with `chunk` and yields batches of exactly `batchSize` chunks (the last
+ * one may be smaller). A node's chunks may span two batches; the grouping depends only on the
+ * node order and the texts, so an unchanged graph always gives the same batches.
+ */
+export async function* chunkBatches(
+  nodes: AsyncIterable<TextNode>,
+  chunk: (text: string) => string[],
+  batchSize: number,
+): AsyncGenerator<ChunkBatch> {
+  let current: ChunkRef[] = [];
+  let index = 0;
+  let nodesDone = 0;
+  for await (const node of nodes) {
+    const pieces = chunk(node.text);
+    for (let i = 0; i < pieces.length; i++) {
+      current.push({ nodeId: node.nodeId, chunk: i, text: pieces[i]! });
+      if (current.length === batchSize) {
+        // A node whose last chunk closes the batch counts as done in it.
+        const done = i === pieces.length - 1 ? nodesDone + 1 : nodesDone;
+        yield { index: index++, chunks: current, nodesDone: done };
+        current = [];
+      }
+    }
+    nodesDone++;
+  }
+  if (current.length) yield { index, chunks: current, nodesDone };
+}

@@ -1,0 +1,113 @@
+/**
+ * The policy half of read-only Cypher: what `graph_query` refuses before and after `EXPLAIN`.
+ * A READ access-mode transaction already stops writes, but some "read" statements reach
+ * outside the graph or the transaction: `LOAD CSV` reads files and URLs, `dbms.*` lists server
+ * settings and connections, `SHOW SETTINGS` / `TERMINATE TRANSACTIONS` plan as reads, and APOC
+ * (when installed) adds loaders and `apoc.cypher.run*` that would smuggle a query past this
+ * check. The text check catches them early with a clear message; the plan check sees through
+ * quoting, comments and spacing.
+ */
+import type { Plan } from 'neo4j-driver';
+
+/** Procedure and function namespaces `graph_query` refuses (matched as prefixes, lower case). */
+export const DENIED_PROCEDURES: readonly string[] = Object.freeze([
+  'dbms.', // server settings, connections, kill switches
+  'tx.', // transaction metadata
+  'db.stats.', // starts and clears server-side query collection
+  'db.clearquerycaches',
+  'db.create', // db.create.setVectorProperty, db.createLabel, …
+  'db.resample',
+  'db.prepareforreplanning',
+  'db.awaitindex', // blocks for a caller-chosen time
+  'apoc.load.', // reads files and URLs
+  'apoc.import.',
+  'apoc.export.',
+  'apoc.cypher.', // runs a query string we never checked
+  'apoc.periodic.',
+  'apoc.do.',
+  'apoc.systemdb.',
+  'apoc.trigger.',
+  'apoc.custom.',
+  'apoc.config.',
+  'apoc.log.',
+  'apoc.static.',
+  'apoc.util.sleep',
+  'apoc.spatial.geocode', // calls an outside web service
+  'gds.graph.', // in-memory projections hold server memory past the query
+]);
+
+/** Plan operators refused even though the planner calls them reads. */
+const DENIED_OPERATORS = /^(LoadCSV|TerminateTransactions|AdministrationCommand|TransactionApply|TransactionForeach|Show(?!Indexes|Constraints|Procedures|Functions)\w*)$/;
+
+/** Statement prefixes we refuse with a hint instead of a confusing syntax error. */
+const DENIED_PREFIX = /^\s*(EXPLAIN|PROFILE)\b/i;
+
+const TEXT_RULES: ReadonlyArray<[RegExp, string]> = [
+  [/\bLOAD\s+CSV\b/i, 'LOAD CSV reads files and URLs outside the graph'],
+  [/\bIN\s+TRANSACTIONS\b/i, 'CALL { … } IN TRANSACTIONS is not allowed'],
+  [/(^|[\s;{}])USE\s+[A-Za-z_`]/i, 'USE (switching databases) is not allowed'],
+  [/\b(TERMINATE|SHOW)\s+(TRANSACTIONS?|SETTINGS?|USERS?|ROLES?|PRIVILEGES|SERVERS?|DATABASES?|ALIASES)\b/i, 'administration commands are not allowed'],
+];
+
+/** A refusal; its message is shown to the model after `Tool error: `. */
+export class QueryRefusedError extends Error {
+  override name = 'QueryRefusedError';
+}
+
+/** Removes comments, backticks and spaces around dots so names compare as written. */
+function normalize(cypher: string): string {
+  return cypher
+    .replace(/\/\*[\s\S]*?\*\//g, ' ')
+    .replace(/\/\/[^\n]*/g, ' ')
+    .replace(/`/g, '')
+    .replace(/\s*\.\s*/g, '.');
+}
+
+function deniedName(name: string): string | undefined {
+  const lower = name.toLowerCase();
+  return DENIED_PROCEDURES.find((p) => lower.startsWith(p) || lower === p.replace(/\.$/, ''));
+}
+
+/**
+ * Refuses a query by its text (before it reaches the database).
+ * @throws QueryRefusedError naming the rule.
+ */
+export function checkQueryText(cypher: string): void {
+  if (!cypher.trim()) throw new QueryRefusedError('the query is empty');
+  if (DENIED_PREFIX.test(cypher)) {
+    throw new QueryRefusedError('send the query without EXPLAIN/PROFILE; it is planned and checked for you');
+  }
+  const text = normalize(cypher);
+  for (const [re, why] of TEXT_RULES) if (re.test(text)) throw new QueryRefusedError(`refused: ${why}`);
+  for (const m of text.matchAll(/\b([A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)+)\s*\(/g)) {
+    const hit = deniedName(m[1]!);
+    if (hit) throw new QueryRefusedError(`refused: ${m[1]} is not allowed (${hit}* reaches outside the graph)`);
+  }
+}
+
+/**
+ * Refuses a query by its `EXPLAIN` result: the query type must be a read (`r`), every
+ * operator must run on `database`, and no operator may load files, administer the server or
+ * call a denied procedure.
+ * @throws QueryRefusedError naming the rule.
+ */
+export function checkPlan(queryType: string | undefined, plan: Plan | false | undefined, database: string): void {
+  if (queryType !== 'r') {
+    const kind = { w: 'writes', rw: 'reads and writes', s: 'changes the schema or the server' }[queryType ?? ''] ?? 'is not a read';
+    throw new QueryRefusedError(`refused: graph_query is read-only and this query ${kind}`);
+  }
+  if (!plan) return;
+  const walk = (p: Plan) => {
+    const [op, db] = p.operatorType.split('@');
+    if (db && db !== database) throw new QueryRefusedError(`refused: the query reaches database "${db}"`);
+    if (DENIED_OPERATORS.test(op!)) throw new QueryRefusedError(`refused: ${op} is not allowed in graph_query`);
+    if (op === 'ProcedureCall') {
+      const details = String(p.arguments?.Details ?? p.arguments?.details ?? '');
+      const name = details.split('(')[0]!.trim();
+      const hit = deniedName(name);
+      if (hit) throw new QueryRefusedError(`refused: ${name} is not allowed (${hit}* reaches outside the graph)`);
+    }
+    for (const c of p.children) walk(c);
+  };
+  walk(plan);
+}

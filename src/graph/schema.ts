@@ -1,0 +1,191 @@
+/**
+ * Schema introspection for the agent's schema tools and the graph skeleton (Neo4j 5 Cypher).
+ * Counts come from the count store (`db.stats.retrieve('GRAPH COUNTS')`, no scan); patterns,
+ * properties and samples read a bounded sample, so every call stays cheap on a large graph.
+ * Vector index data (labels for which `isIndexLabel` is true) never shows up.
+ */
+import neo4j from 'neo4j-driver';
+import type { GraphStore } from './driver.js';
+import { isIndexLabel, quoteName } from './dialect.js';
+import { toPlainJson, type Json } from './plain-json.js';
+
+/** A node label and how many nodes carry it. */
+export interface LabelCount {
+  label: string;
+  count: number;
+}
+
+/** A relationship type and how many relationships have it. */
+export interface TypeCount {
+  type: string;
+  count: number;
+}
+
+/** `(:from)-[:type]->(:to)` and how often it occurs (estimated from a sample when `estimated`). */
+export interface Pattern {
+  from: string;
+  type: string;
+  to: string;
+  count: number;
+  estimated: boolean;
+}
+
+/** A property seen on sampled nodes of a label (or relationships of a type). */
+export interface PropertyInfo {
+  name: string;
+  /** Cypher value types seen (`STRING`, `INTEGER`, `LIST<STRING>`, `VECTOR[512]` for long float lists). */
+  types: string[];
+  /** Share of sampled items that have it, 0..1. */
+  fill: number;
+  /** One example value (strings cut at 80 characters, vectors omitted). */
+  example: Json;
+}
+
+/** Options shared by the introspection calls. */
+export interface SchemaOptions {
+  /** Server-side timeout per query in ms (default 10,000). */
+  timeoutMs?: number;
+}
+
+/** Items read per label or type when a sample is enough. */
+export const SAMPLE_SIZE = 200;
+/** Relationships read per type for pattern counts; above this, counts are scaled estimates. */
+export const PATTERN_SAMPLE = 10_000;
+
+/** Runs a read query and returns its records as objects. */
+async function read(
+  graph: GraphStore,
+  database: string,
+  cypher: string,
+  params: Record<string, unknown>,
+  opts: SchemaOptions,
+): Promise<Record<string, unknown>[]> {
+  const session = graph.driver.session({ database, defaultAccessMode: neo4j.session.READ });
+  try {
+    const res = await session.executeRead((tx) => tx.run(cypher, params), { timeout: opts.timeoutMs ?? 10_000 });
+    return res.records.map((r) => r.toObject());
+  } finally {
+    await session.close();
+  }
+}
+
+/** Total, per-label and per-type counts from the count store, index data removed. */
+export async function graphCounts(
+  graph: GraphStore,
+  database: string,
+  opts: SchemaOptions = {},
+): Promise<{ labels: LabelCount[]; types: TypeCount[] }> {
+  const [row] = await read(graph, database, "CALL db.stats.retrieve('GRAPH COUNTS') YIELD data RETURN data", {}, opts);
+  const data = (row?.data ?? {}) as {
+    nodes?: { label?: string; count: number }[];
+    relationships?: { relationshipType?: string; startLabel?: string; endLabel?: string; count: number }[];
+  };
+  const labels = (data.nodes ?? [])
+    .filter((n) => n.label !== undefined && n.count > 0 && !isIndexLabel(n.label))
+    .map((n) => ({ label: n.label!, count: Number(n.count) }));
+  const types = (data.relationships ?? [])
+    .filter((r) => r.relationshipType !== undefined && !r.startLabel && !r.endLabel && r.count > 0)
+    .map((r) => ({ type: r.relationshipType!, count: Number(r.count) }));
+  const byCount = <T extends { count: number }>(a: T, b: T) => b.count - a.count;
+  return { labels: labels.sort(byCount), types: types.sort(byCount) };
+}
+
+const cleanType = (t: string) => t.replace(/ NOT NULL/g, '');
+
+function toPropertyInfo(rows: Record<string, unknown>[], sampled: number): PropertyInfo[] {
+  return rows
+    .map((r) => {
+      const size = Number(r.size ?? 0);
+      const types = (r.types as string[]).map(cleanType).map((t) => (t.startsWith('LIST<FLOAT') && size > 64 ? `VECTOR[${size}]` : t));
+      let example = toPlainJson(r.example, { maxStringLength: 80 });
+      if (Array.isArray(example) && example.length > 5) example = [...example.slice(0, 5), '…'];
+      return { name: String(r.name), types, fill: sampled ? Number(r.filled) / sampled : 0, example };
+    })
+    .sort((a, b) => b.fill - a.fill || a.name.localeCompare(b.name));
+}
+
+const PROPERTY_STATS = `
+UNWIND keys(x) AS name
+WITH name, x[name] AS v
+RETURN name, count(*) AS filled, collect(DISTINCT valueType(v))[..3] AS types,
+  head(collect(v)) AS example, max(CASE WHEN v IS :: LIST<ANY> THEN size(v) ELSE 0 END) AS size`;
+
+/** Properties of a label from a sample of its nodes (`SAMPLE_SIZE`), most common first. */
+export async function labelProperties(
+  graph: GraphStore,
+  database: string,
+  label: string,
+  opts: SchemaOptions & { sample?: number } = {},
+): Promise<{ sampled: number; properties: PropertyInfo[] }> {
+  const sample = opts.sample ?? SAMPLE_SIZE;
+  const q = `MATCH (x:${quoteName(label)}) WITH x LIMIT $sample WITH collect(x) AS xs, count(x) AS sampled
+UNWIND xs AS x ${PROPERTY_STATS}, sampled`;
+  const rows = await read(graph, database, q, { sample: neo4j.int(sample) }, opts);
+  const sampled = Number(rows[0]?.sampled ?? 0);
+  return { sampled, properties: toPropertyInfo(rows, sampled) };
+}
+
+/** Properties of a relationship type from a sample of its relationships. */
+export async function relationshipProperties(
+  graph: GraphStore,
+  database: string,
+  type: string,
+  opts: SchemaOptions & { sample?: number } = {},
+): Promise<{ sampled: number; properties: PropertyInfo[] }> {
+  const sample = opts.sample ?? SAMPLE_SIZE;
+  const q = `MATCH ()-[x:${quoteName(type)}]->() WITH x LIMIT $sample WITH collect(x) AS xs, count(x) AS sampled
+UNWIND xs AS x ${PROPERTY_STATS}, sampled`;
+  const rows = await read(graph, database, q, { sample: neo4j.int(sample) }, opts);
+  const sampled = Number(rows[0]?.sampled ?? 0);
+  return { sampled, properties: toPropertyInfo(rows, sampled) };
+}
+
+/**
+ * Label-to-label patterns of one relationship type from up to `PATTERN_SAMPLE` of its
+ * relationships; counts are scaled to `total` (estimated) when the sample is smaller.
+ */
+export async function typePatterns(
+  graph: GraphStore,
+  database: string,
+  type: TypeCount,
+  opts: SchemaOptions & { sample?: number } = {},
+): Promise<Pattern[]> {
+  const sample = opts.sample ?? PATTERN_SAMPLE;
+  const q = `MATCH (a)-[r:${quoteName(type.type)}]->(b) WITH a, b LIMIT $sample
+RETURN labels(a) AS from, labels(b) AS to, count(*) AS c`;
+  const rows = await read(graph, database, q, { sample: neo4j.int(sample) }, opts);
+  const seen = rows.reduce((n, r) => n + Number(r.c), 0);
+  const estimated = seen < type.count;
+  const scale = estimated && seen > 0 ? type.count / seen : 1;
+  const pick = (labels: unknown) => (labels as string[]).filter((l) => !isIndexLabel(l)).join(':');
+  const merged = new Map<string, Pattern>();
+  for (const r of rows) {
+    const from = pick(r.from);
+    const to = pick(r.to);
+    const key = `${from}\u0000${to}`;
+    const p = merged.get(key) ?? { from, type: type.type, to, count: 0, estimated };
+    p.count += Number(r.c);
+    merged.set(key, p);
+  }
+  return [...merged.values()]
+    .map((p) => ({ ...p, count: Math.round(p.count * scale) }))
+    .sort((a, b) => b.count - a.count);
+}
+
+/** Up to `limit` nodes of a label as plain JSON (vectors omitted, long strings cut). */
+export async function sampleNodes(
+  graph: GraphStore,
+  database: string,
+  label: string,
+  limit: number,
+  opts: SchemaOptions = {},
+): Promise<Json[]> {
+  const rows = await read(graph, database, `MATCH (n:${quoteName(label)}) RETURN n LIMIT $limit`, { limit: neo4j.int(limit) }, opts);
+  return rows.map((r) => toPlainJson(r.n, { maxStringLength: 500 }));
+}
+
+/** Formats a pattern as Cypher: `(:Person)-[:ACTED_IN]->(:Movie)`. */
+export function formatPattern(p: Pick<Pattern, 'from' | 'type' | 'to'>): string {
+  const node = (l: string) => (l ? `(:${l})` : '()');
+  return `${node(p.from)}-[:${p.type}]->${node(p.to)}`;
+}

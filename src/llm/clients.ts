@@ -1,0 +1,83 @@
+/**
+ * Language-model access for both providers through the `openai` package: one client per
+ * provider, built once, and `resolve` turning a job's `x-llm-*` overrides into an
+ * {@link LlmTarget}. The clients' own retries are off (`maxRetries: 0`) so that the retry
+ * policy is ours ({@link withLlmRetry}) and testable.
+ */
+import OpenAI from 'openai';
+import type { Config } from '../config.js';
+import { AppError } from '../errors.js';
+import type { LlmProvider, LlmTarget } from './types.js';
+
+/** Which call a target is for: the agent (answers) or the router (classification). */
+export type LlmRole = 'agent' | 'router';
+
+/** Per-request overrides from the `x-llm-*` headers; absent fields use the server's config. */
+export interface LlmOverrides {
+  provider?: LlmProvider;
+  model?: string;
+}
+
+/** The language-model clients of the service. */
+export interface LlmClients {
+  /**
+   * The provider and model for `role` after `overrides`.
+   * @throws AppError 422 when the provider is `hosted` and no `HOSTED_LLM_API_KEY` is set.
+   */
+  resolve(role: LlmRole, overrides?: LlmOverrides): LlmTarget;
+  /** True when `provider` can be used (`hosted` needs a key). */
+  available(provider: LlmProvider): boolean;
+}
+
+/** Options of {@link createLlmClients}. */
+export interface LlmClientsOptions {
+  /** Injected `fetch` (tests); default the global one. */
+  fetch?: typeof fetch;
+}
+
+/** The error a request gets when it asks for `hosted` and the server has no key for it. */
+export function hostedKeyMissing(header: string): AppError {
+  return new AppError(
+    422,
+    'validation',
+    `${header}: the hosted provider is not configured on this server (HOSTED_LLM_API_KEY is empty)`,
+    { errors: [{ path: `header.${header}`, message: 'hosted provider has no API key configured' }] },
+  );
+}
+
+/** Builds one `openai` client per provider from config. */
+export function createLlmClients(config: Config, opts: LlmClientsOptions = {}): LlmClients {
+  const clients = new Map<LlmProvider, OpenAI>();
+  const client = (provider: LlmProvider): OpenAI => {
+    let c = clients.get(provider);
+    if (!c) {
+      c = new OpenAI({
+        baseURL: provider === 'local' ? config.LOCAL_LLM_BASE_URL : config.HOSTED_LLM_BASE_URL,
+        // Local servers (Ollama) ignore the key, but the package insists on one.
+        apiKey: provider === 'local' ? 'local' : config.HOSTED_LLM_API_KEY,
+        maxRetries: 0,
+        timeout: config.LLM_TIMEOUT_MS,
+        fetch: opts.fetch,
+      });
+      clients.set(provider, c);
+    }
+    return c;
+  };
+  const available = (p: LlmProvider) => p === 'local' || config.HOSTED_LLM_API_KEY !== '';
+  return {
+    available,
+    resolve(role, overrides = {}) {
+      const provider = overrides.provider ?? (role === 'agent' ? config.LLM_PROVIDER : config.ROUTER_PROVIDER);
+      if (!available(provider)) throw hostedKeyMissing(role === 'agent' ? 'x-llm-provider' : 'x-llm-router-provider');
+      const configured =
+        provider === 'local'
+          ? role === 'agent'
+            ? config.LOCAL_LLM_AGENT_MODEL
+            : config.LOCAL_LLM_ROUTER_MODEL
+          : role === 'agent'
+            ? config.HOSTED_LLM_AGENT_MODEL
+            : config.HOSTED_LLM_ROUTER_MODEL;
+      return { provider, model: overrides.model || configured, client: client(provider) };
+    },
+  };
+}

@@ -1,0 +1,111 @@
+/** `GET /chat/job/{job_id}` (poll a job) and `GET /chat/job/{job_id}/stream` (its SSE events). */
+import { createRoute, z } from '@hono/zod-openapi';
+import { createJobEventHub } from '../chat/events.js';
+import { createJobEventStream, parseLastEventId } from '../chat/sse.js';
+import type { AppDeps } from '../deps.js';
+import { AppError } from '../errors.js';
+import { createRouter, problem } from '../lib/openapi.js';
+import { createJobStore } from '../store/jobs.js';
+
+const SourceSchema = z
+  .object({
+    dbId: z.number().int(),
+    displayName: z.string(),
+    text: z.string(),
+    score: z.number(),
+    labels: z.array(z.string()),
+  })
+  .openapi('SourceNode');
+
+const TokenUsageSchema = z.object({ input_tokens: z.number().int(), output_tokens: z.number().int() }).openapi('TokenUsage');
+
+/** The contract's ChatResponse. */
+export const ChatResponseSchema = z
+  .object({
+    session_id: z.string(),
+    answer: z.string(),
+    route_taken: z.enum(['lookup', 'agent']),
+    sources: z.array(SourceSchema),
+    token_usage: TokenUsageSchema.nullable(),
+  })
+  .openapi('ChatResponse');
+
+const JobViewSchema = z
+  .object({
+    job_id: z.string(),
+    status: z.enum(['pending', 'running', 'done', 'error']),
+    result: ChatResponseSchema.optional().openapi({ description: 'Only when `done`' }),
+    error: z.string().optional().openapi({ description: 'Only when `error`' }),
+  })
+  .openapi('JobView');
+
+const JobParamsSchema = z.object({ job_id: z.string().openapi({ param: { name: 'job_id', in: 'path' }, format: 'uuid' }) });
+
+const jobRoute = createRoute({
+  method: 'get',
+  path: '/chat/job/{job_id}',
+  tags: ['chat'],
+  summary: 'Status of a chat job, with its result when done',
+  request: { params: JobParamsSchema },
+  responses: {
+    200: { description: 'The job', content: { 'application/json': { schema: JobViewSchema } } },
+    404: problem('Unknown job, or expired (jobs live 10 minutes)'),
+  },
+});
+
+const streamRoute = createRoute({
+  method: 'get',
+  path: '/chat/job/{job_id}/stream',
+  tags: ['chat'],
+  summary: 'Server-Sent Events of a chat job: earlier events, then live ones, ending with job_done or job_error',
+  description:
+    'Each event is `id: <seq>`, `event: <type>`, `data: <JSON>`; a `: ping` comment every 15 s. ' +
+    'Send `Last-Event-ID` (or `?last_event_id=`) to resume after an event.',
+  request: {
+    params: JobParamsSchema,
+    query: z.object({ last_event_id: z.string().optional() }),
+    headers: z.object({ 'last-event-id': z.string().optional() }),
+  },
+  responses: {
+    200: { description: 'Event stream', content: { 'text/event-stream': { schema: z.string() } } },
+    404: problem('Unknown job, or expired'),
+  },
+});
+
+const notFound = (id: string) => new AppError(404, 'not-found', `job ${id} does not exist or has expired (jobs live 10 minutes)`);
+
+/** Job routes. */
+export function chatJobRoutes(deps: AppDeps) {
+  const jobs = createJobStore(deps.kv);
+  const hub = createJobEventHub(deps.kv);
+  return createRouter()
+    .openapi(jobRoute, async (c) => {
+      const { job_id } = c.req.valid('param');
+      const job = await jobs.get(job_id);
+      if (!job) throw notFound(job_id);
+      return c.json(
+        {
+          job_id: job.job_id,
+          status: job.status,
+          ...(job.status === 'done' && job.result ? { result: job.result } : {}),
+          ...(job.status === 'error' ? { error: job.error ?? 'the job failed' } : {}),
+        },
+        200,
+      );
+    })
+    .openapi(streamRoute, async (c) => {
+      const { job_id } = c.req.valid('param');
+      if (!(await jobs.get(job_id))) throw notFound(job_id);
+      const afterSeq = parseLastEventId(c.req.valid('header')['last-event-id'] ?? c.req.valid('query').last_event_id);
+      const stream = createJobEventStream({ jobs, hub, jobId: job_id, afterSeq, pingMs: deps.config.SSE_PING_MS, signal: c.req.raw.signal });
+      return new Response(stream, {
+        status: 200,
+        headers: {
+          'content-type': 'text/event-stream; charset=utf-8',
+          'cache-control': 'no-cache, no-transform',
+          // Proxies (nginx) must not buffer the stream.
+          'x-accel-buffering': 'no',
+        },
+      }) as never;
+    });
+}

@@ -1,0 +1,120 @@
+/** Chat sessions: list a user's sessions, read, rename and delete one. */
+import { createRoute, z } from '@hono/zod-openapi';
+import type { AppDeps } from '../deps.js';
+import { AppError } from '../errors.js';
+import { createRouter, problem } from '../lib/openapi.js';
+import { createSessionStore, sessionName } from '../store/sessions.js';
+import { createUserStore } from '../store/users.js';
+import { AnonHeaderSchema, resolveUser, unknownAnonId } from './chat-identity.js';
+
+const SessionParamsSchema = z.object({
+  session_id: z.string().openapi({ param: { name: 'session_id', in: 'path' }, format: 'uuid' }),
+});
+
+const SessionMessageSchema = z
+  .object({
+    role: z.enum(['user', 'assistant']),
+    content: z.string(),
+    route: z.enum(['lookup', 'agent']).nullable(),
+    confidence: z.number().nullable(),
+  })
+  .openapi('SessionMessage');
+
+const SessionSchema = z
+  .object({
+    session_id: z.string(),
+    name: z.string().openapi({ description: 'Name set by PATCH, else a title from the first message, else "New chat"' }),
+    created_at: z.number().openapi({ description: 'Unix seconds' }),
+    messages: z.array(SessionMessageSchema),
+  })
+  .openapi('ChatSession');
+
+const RenameSchema = z
+  .object({ name: z.string().trim().min(1, 'must not be empty').max(100, 'at most 100 characters') })
+  .openapi('SessionRename');
+
+const notFound = (id: string) => new AppError(404, 'not-found', `session ${id} does not exist or has expired`);
+
+const listRoute = createRoute({
+  method: 'get',
+  path: '/chat/sessions',
+  tags: ['sessions'],
+  summary: "The user's live session IDs, newest first",
+  request: { query: z.object({ anon_id: z.string().min(1).openapi({ description: 'The `anon_id` cookie value' }) }) },
+  responses: {
+    200: { description: 'Session IDs', content: { 'application/json': { schema: z.object({ sessions: z.array(z.string()) }).openapi('SessionList') } } },
+    401: problem('anon_id is unknown or expired'),
+  },
+});
+
+const getRoute = createRoute({
+  method: 'get',
+  path: '/chat/session/{session_id}',
+  tags: ['sessions'],
+  summary: 'A session with its messages',
+  request: { params: SessionParamsSchema },
+  responses: {
+    200: { description: 'The session', content: { 'application/json': { schema: SessionSchema } } },
+    404: problem('Session expired or does not exist'),
+  },
+});
+
+const patchRoute = createRoute({
+  method: 'patch',
+  path: '/chat/session/{session_id}',
+  tags: ['sessions'],
+  summary: 'Renames a session (1..100 characters after trimming)',
+  request: { params: SessionParamsSchema, body: { required: true, content: { 'application/json': { schema: RenameSchema } } } },
+  responses: {
+    200: { description: 'Renamed', content: { 'application/json': { schema: z.object({ session_id: z.string(), name: z.string() }) } } },
+    404: problem('Session does not exist'),
+    422: problem('Name empty or longer than 100 characters'),
+  },
+});
+
+const deleteRoute = createRoute({
+  method: 'delete',
+  path: '/chat/session/{session_id}',
+  tags: ['sessions'],
+  summary: "Deletes a session (idempotent); with x-anon-id also from the user's list",
+  request: { params: SessionParamsSchema, headers: AnonHeaderSchema },
+  responses: { 204: { description: 'Deleted (or already gone)' }, 401: problem('x-anon-id is unknown or expired') },
+});
+
+/** Session routes. */
+export function chatSessionRoutes(deps: AppDeps) {
+  const sessions = createSessionStore(deps.kv);
+  const users = createUserStore(deps.kv);
+  return createRouter()
+    .openapi(listRoute, async (c) => {
+      const user = await users.resolve(c.req.valid('query').anon_id);
+      if (!user) throw unknownAnonId();
+      return c.json({ sessions: await sessions.listForUser(user.userId) }, 200);
+    })
+    .openapi(getRoute, async (c) => {
+      const { session_id } = c.req.valid('param');
+      const s = await sessions.load(session_id);
+      if (!s) throw notFound(session_id);
+      return c.json(
+        {
+          session_id: s.session_id,
+          name: sessionName(s),
+          created_at: s.created_at ?? 0,
+          messages: s.messages.map((m) => ({ role: m.role, content: m.content, route: m.route ?? null, confidence: m.confidence ?? null })),
+        },
+        200,
+      );
+    })
+    .openapi(patchRoute, async (c) => {
+      const { session_id } = c.req.valid('param');
+      const { name } = c.req.valid('json');
+      if (!(await sessions.rename(session_id, name))) throw notFound(session_id);
+      return c.json({ session_id, name }, 200);
+    })
+    .openapi(deleteRoute, async (c) => {
+      const { session_id } = c.req.valid('param');
+      const user = await resolveUser(users, c.req.valid('header')['x-anon-id']);
+      await sessions.remove(session_id, user?.userId);
+      return c.body(null, 204);
+    });
+}

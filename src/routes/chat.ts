@@ -1,0 +1,126 @@
+/**
+ * `POST /chat/message` (queue a chat job) and `GET /chat/bootstrap-anon` (anonymous identity
+ * cookie). Jobs, their streams and sessions are in `chat-jobs.ts` and `chat-sessions.ts`.
+ */
+import { createRoute, z } from '@hono/zod-openapi';
+import { getCookie, setCookie } from 'hono/cookie';
+import type { AppDeps } from '../deps.js';
+import { AppError } from '../errors.js';
+import { createRouter, problem } from '../lib/openapi.js';
+import { hostedKeyMissing } from '../llm/clients.js';
+import { createJobStore } from '../store/jobs.js';
+import { LIFETIMES, RATE_LIMITS } from '../store/keys.js';
+import { createRateLimiter } from '../store/rate-limit.js';
+import { createUserStore } from '../store/users.js';
+import { AnonHeaderSchema, resolveUser } from './chat-identity.js';
+
+const Provider = z.enum(['local', 'hosted']);
+const ModelName = z.string().max(200);
+
+const ChatHeadersSchema = AnonHeaderSchema.extend({
+  'x-llm-provider': Provider.optional().openapi({ description: 'Agent provider for this request' }),
+  'x-llm-agent-model': ModelName.optional().openapi({ description: 'Agent model for this request' }),
+  'x-llm-router-provider': Provider.optional().openapi({ description: 'Router provider for this request' }),
+  'x-llm-router-model': ModelName.optional().openapi({ description: 'Router model for this request' }),
+});
+
+const JobSubmissionSchema = z
+  .object({
+    job_id: z.string().openapi({ format: 'uuid' }),
+    session_id: z.string().openapi({ format: 'uuid' }),
+    status: z.literal('pending'),
+  })
+  .openapi('JobSubmission');
+
+const chatRequestSchema = (maxChars: number) =>
+  z
+    .object({
+      message: z
+        .string()
+        .max(maxChars, `at most ${maxChars} characters`)
+        .refine((s) => s.trim().length > 0, 'must not be empty'),
+      session_id: z.uuid().nullish().openapi({ description: 'Omit or null to start a new session' }),
+    })
+    .openapi('ChatRequest');
+
+const bootstrapRoute = createRoute({
+  method: 'get',
+  path: '/chat/bootstrap-anon',
+  tags: ['chat'],
+  summary: 'Sets (or rotates) the anonymous-ID cookie `anon_id` and redirects to the web chat UI',
+  responses: { 302: { description: 'Redirect to UI_URL; `Set-Cookie: anon_id=…` when a new ID was issued' } },
+});
+
+/** Chat submission and identity routes. */
+export function chatRoutes(deps: AppDeps) {
+  const { config, kv, llm } = deps;
+  const users = createUserStore(kv);
+  const jobs = createJobStore(kv);
+  const limiter = createRateLimiter(kv);
+
+  const messageRoute = createRoute({
+    method: 'post',
+    path: '/chat/message',
+    tags: ['chat'],
+    summary: 'Queues a chat job; follow it on /chat/job/{job_id} or its /stream',
+    request: {
+      headers: ChatHeadersSchema,
+      body: { required: true, content: { 'application/json': { schema: chatRequestSchema(config.CHAT_MAX_MESSAGE_CHARS) } } },
+    },
+    responses: {
+      202: { description: 'Job accepted', content: { 'application/json': { schema: JobSubmissionSchema } } },
+      401: problem('x-anon-id is unknown or expired'),
+      422: problem('Invalid body or header (e.g. hosted provider without a configured key)'),
+      429: problem(`More than ${RATE_LIMITS.requests} requests or ${RATE_LIMITS.tokens} tokens in 10 minutes; see Retry-After`),
+    },
+  });
+
+  return createRouter()
+    .openapi(bootstrapRoute, async (c) => {
+      const result = await users.bootstrap(getCookie(c, 'anon_id'));
+      if (result.outcome !== 'kept') {
+        setCookie(c, 'anon_id', result.anonId, {
+          maxAge: LIFETIMES.anonSeconds,
+          httpOnly: true,
+          // Development setting of the contract: the cookie also travels over plain HTTP.
+          secure: false,
+          path: '/',
+          sameSite: 'Lax',
+        });
+      }
+      // Always the configured UI address, never one taken from the request (no open redirect).
+      return c.redirect(config.UI_URL, 302);
+    })
+    .openapi(messageRoute, async (c) => {
+      const h = c.req.valid('header');
+      const body = c.req.valid('json');
+      if (h['x-llm-provider'] === 'hosted' && !llm.available('hosted')) throw hostedKeyMissing('x-llm-provider');
+      if (h['x-llm-router-provider'] === 'hosted' && !llm.available('hosted')) throw hostedKeyMissing('x-llm-router-provider');
+
+      const user = await resolveUser(users, h['x-anon-id']);
+      if (user) {
+        const admission = await limiter.admit(user.userId);
+        if (!admission.ok) {
+          const what =
+            admission.limit === 'requests'
+              ? `request limit exceeded: at most ${RATE_LIMITS.requests} messages per 10 minutes`
+              : `token limit exceeded: at most ${RATE_LIMITS.tokens} tokens per 10 minutes`;
+          throw new AppError(429, `rate-limit-${admission.limit}`, `${what}; retry after ${admission.retryAfterSeconds} s`, {
+            headers: { 'Retry-After': String(admission.retryAfterSeconds) },
+          });
+        }
+      }
+      const submitted = await jobs.submit({
+        message: body.message,
+        sessionId: body.session_id ?? null,
+        userId: user?.userId ?? null,
+        llm: {
+          provider: h['x-llm-provider'],
+          agent_model: h['x-llm-agent-model'] || undefined,
+          router_provider: h['x-llm-router-provider'],
+          router_model: h['x-llm-router-model'] || undefined,
+        },
+      });
+      return c.json({ job_id: submitted.jobId, session_id: submitted.sessionId, status: 'pending' as const }, 202);
+    });
+}

@@ -1,0 +1,179 @@
+/**
+ * Job records and their events. Every write that touches several keys is one Lua script, so
+ * a job is stored and queued together with its session, each event reaches the job's event
+ * list, the session's `pending_events` and the live channel at once, and the finished record,
+ * the session's new messages and the user's session list are written as one step.
+ */
+import type { ChatResponse, JobEvent, Message } from '../chat/types.js';
+import type { LlmProvider } from '../llm/types.js';
+import type { KvStore } from './redis.js';
+import { createKeys, LIFETIMES, nowSeconds } from './keys.js';
+import { defineScript } from './script.js';
+import { FINISH_LUA, PUBLISH_LUA, SUBMIT_LUA, TAKE_LUA } from './jobs-lua.js';
+
+/** The contract's JobStatus. */
+export type JobStatus = 'pending' | 'running' | 'done' | 'error';
+
+/** Per-job `x-llm-*` overrides, kept with the job for the worker. */
+export interface JobLlm {
+  provider?: LlmProvider;
+  agent_model?: string;
+  router_provider?: LlmProvider;
+  router_model?: string;
+}
+
+/** The contract's JobRecord plus the worker's bookkeeping (`attempts`, `llm`). */
+export interface JobRecord {
+  job_id: string;
+  session_id: string;
+  user_id: string | null;
+  is_new_session: boolean;
+  message: string;
+  status: JobStatus;
+  created_at: number;
+  result: ChatResponse | null;
+  error: string | null;
+  /** Times a worker has taken the job. */
+  attempts: number;
+  llm: JobLlm;
+}
+
+/** What `POST /chat/message` stores. */
+export interface NewJob {
+  message: string;
+  /** A session to continue; null, unknown or expired starts a new one. */
+  sessionId: string | null;
+  userId: string | null;
+  llm: JobLlm;
+}
+
+/** An event with its sequence number (its SSE id). */
+export interface SeqEvent {
+  seq: number;
+  event: JobEvent;
+}
+
+/** How a job ended. */
+export type JobOutcome =
+  | { status: 'done'; result: ChatResponse; user: Message; assistant: Message }
+  | { status: 'error'; error: string };
+
+/** Job storage. */
+export interface JobStore {
+  /** Loads or creates the session, stores the job and queues it; one atomic step. */
+  submit(job: NewJob): Promise<{ jobId: string; sessionId: string; isNewSession: boolean }>;
+  /** The job, or null when unknown or expired. */
+  get(jobId: string): Promise<JobRecord | null>;
+  /** Marks a queued job `running` and counts the attempt; null when gone or already finished. */
+  take(jobId: string): Promise<JobRecord | null>;
+  /** Appends an event (job events, session `pending_events`, live channel); returns its seq. */
+  publish(job: Pick<JobRecord, 'job_id' | 'session_id'>, event: JobEvent): Promise<number>;
+  /**
+   * Writes the finished record with the final `job_done`/`job_error` event, saves the
+   * session, lists a new session for its user, and removes the job from `processing`.
+   * @returns the final event's seq, or 0 when the job had already finished.
+   */
+  finish(job: JobRecord, outcome: JobOutcome, processingKey: string): Promise<number>;
+  /** Events with seq greater than `afterSeq`, in order. */
+  events(jobId: string, afterSeq?: number): Promise<SeqEvent[]>;
+}
+
+const SUBMIT = defineScript('gcJobSubmit', SUBMIT_LUA);
+const TAKE = defineScript('gcJobTake', TAKE_LUA);
+const PUBLISH = defineScript('gcJobPublish', PUBLISH_LUA);
+const FINISH = defineScript('gcJobFinish', FINISH_LUA);
+
+/** Builds a {@link JobRecord} from the stored hash. */
+export function parseJob(h: Record<string, string>): JobRecord | null {
+  if (!h.job_id || !h.status) return null;
+  return {
+    job_id: h.job_id,
+    session_id: h.session_id ?? '',
+    user_id: h.user_id || null,
+    is_new_session: h.is_new_session === '1',
+    message: h.message ?? '',
+    status: h.status as JobStatus,
+    created_at: Number(h.created_at),
+    result: h.result ? (JSON.parse(h.result) as ChatResponse) : null,
+    error: h.error || null,
+    attempts: Number(h.attempts ?? 0),
+    llm: h.llm ? (JSON.parse(h.llm) as JobLlm) : {},
+  };
+}
+
+const toHash = (flat: unknown): Record<string, string> => {
+  const arr = flat as string[];
+  const h: Record<string, string> = {};
+  for (let i = 0; i + 1 < arr.length; i += 2) h[arr[i]!] = arr[i + 1]!;
+  return h;
+};
+
+/** The job store over `kv`. */
+export function createJobStore(kv: KvStore): JobStore {
+  const keys = createKeys(kv.prefix);
+  const redis = kv.redis;
+  const sessionKeys = (id: string) => [keys.session(id), keys.sessionMessages(id), keys.sessionPending(id)];
+
+  return {
+    async submit(job) {
+      const jobId = crypto.randomUUID();
+      const candidate = job.sessionId ?? '';
+      const fresh = crypto.randomUUID();
+      const [sessionId, isNew] = (await SUBMIT(
+        redis,
+        [...sessionKeys(candidate || fresh), keys.session(fresh), keys.job(jobId), keys.queue()],
+        [candidate, fresh, job.userId ?? '', nowSeconds(), jobId, job.message, JSON.stringify(job.llm), LIFETIMES.jobSeconds, LIFETIMES.sessionSeconds],
+      )) as [string, string];
+      return { jobId, sessionId, isNewSession: isNew === '1' };
+    },
+    async get(jobId) {
+      return parseJob(await redis.hgetall(keys.job(jobId)));
+    },
+    async take(jobId) {
+      const reply = await TAKE(redis, [keys.job(jobId)], []);
+      return reply ? parseJob(toHash(reply)) : null;
+    },
+    async publish(job, event) {
+      const seq = await PUBLISH(
+        redis,
+        [keys.jobEvents(job.job_id), keys.job(job.job_id), ...sessionKeys(job.session_id)],
+        [JSON.stringify(event), LIFETIMES.jobSeconds, LIFETIMES.sessionSeconds, keys.jobLive(job.job_id), job.job_id],
+      );
+      return Number(seq);
+    },
+    async finish(job, outcome, processingKey) {
+      const done = outcome.status === 'done';
+      const final: JobEvent = done
+        ? { type: 'job_done', data: { ...outcome.result } }
+        : { type: 'job_error', data: { error: outcome.error } };
+      const seq = await FINISH(
+        redis,
+        [
+          keys.jobEvents(job.job_id),
+          keys.job(job.job_id),
+          ...sessionKeys(job.session_id),
+          keys.userSessions(job.user_id ?? 'none'),
+          processingKey,
+        ],
+        [
+          JSON.stringify(final),
+          outcome.status,
+          done ? JSON.stringify(outcome.result) : outcome.error,
+          done ? JSON.stringify(outcome.user) : '',
+          done ? JSON.stringify(outcome.assistant) : '',
+          LIFETIMES.jobSeconds,
+          LIFETIMES.sessionSeconds,
+          keys.jobLive(job.job_id),
+          job.job_id,
+          job.session_id,
+          job.user_id ? '1' : '0',
+        ],
+      );
+      return Number(seq);
+    },
+    async events(jobId, afterSeq = 0) {
+      const items = await redis.lrange(keys.jobEvents(jobId), afterSeq, -1);
+      return items.map((s, i) => ({ seq: afterSeq + i + 1, event: JSON.parse(s) as JobEvent }));
+    },
+  };
+}

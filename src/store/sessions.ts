@@ -1,0 +1,117 @@
+/**
+ * Chat sessions: a hash (`session_id`, `user_id`, `created_at`, `name`, `pending_job_id`),
+ * the messages list and the running job's `pending_events` list, all living 7 days after the
+ * last write. Writes made while a job runs or ends are in `jobs.ts` (atomic scripts); this
+ * module reads, renames, deletes and lists.
+ */
+import type { JobEvent, Message } from '../chat/types.js';
+import type { KvStore } from './redis.js';
+import { createKeys, HISTORY_MESSAGES, LIFETIMES } from './keys.js';
+import { defineScript } from './script.js';
+
+/** A session as stored (the contract's ChatSession). */
+export interface ChatSession {
+  session_id: string;
+  user_id: string | null;
+  messages: Message[];
+  pending_job_id: string | null;
+  pending_events: JobEvent[];
+  name: string | null;
+  created_at: number | null;
+}
+
+/** Session reads and user-facing writes. */
+export interface SessionStore {
+  /** The session, or null when it expired or never existed. */
+  load(sessionId: string): Promise<ChatSession | null>;
+  /** The last 10 message pairs of a session, oldest first. */
+  history(sessionId: string): Promise<Message[]>;
+  /** Sets the name and renews the session; false when the session does not exist. */
+  rename(sessionId: string, name: string): Promise<boolean>;
+  /** Deletes the session (idempotent) and, given a user, removes it from the user's list. */
+  remove(sessionId: string, userId?: string): Promise<void>;
+  /** The user's live session IDs, newest first; dead IDs are dropped from the list. */
+  listForUser(userId: string): Promise<string[]>;
+}
+
+const RENAME = defineScript(
+  'gcSessionRename',
+  `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], 'name', ARGV[1])
+for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ARGV[2]) end
+return 1
+`,
+);
+
+/** Longest derived session title, in characters. */
+const TITLE_CHARS = 60;
+
+/**
+ * The display name: the name set by PATCH, else a title from the first user message, else
+ * "New chat".
+ */
+export function sessionName(session: Pick<ChatSession, 'name' | 'messages'>): string {
+  if (session.name) return session.name;
+  const first = session.messages.find((m) => m.role === 'user')?.content.replace(/\s+/g, ' ').trim();
+  if (!first) return 'New chat';
+  return first.length <= TITLE_CHARS ? first : `${first.slice(0, TITLE_CHARS - 1).trimEnd()}…`;
+}
+
+const parseAll = <T>(items: string[]): T[] => items.map((s) => JSON.parse(s) as T);
+
+/** The session store over `kv`. */
+export function createSessionStore(kv: KvStore): SessionStore {
+  const keys = createKeys(kv.prefix);
+  const redis = kv.redis;
+  const sessionKeys = (id: string) => [keys.session(id), keys.sessionMessages(id), keys.sessionPending(id)];
+
+  return {
+    async load(sessionId) {
+      const res = await redis
+        .pipeline()
+        .hgetall(keys.session(sessionId))
+        .lrange(keys.sessionMessages(sessionId), 0, -1)
+        .lrange(keys.sessionPending(sessionId), 0, -1)
+        .exec();
+      const [h, m, p] = (res ?? []).map(([err, v]) => {
+        if (err) throw err;
+        return v;
+      }) as [Record<string, string>, string[], string[]];
+      if (!h || !h.session_id) return null;
+      return {
+        session_id: h.session_id,
+        user_id: h.user_id || null,
+        messages: parseAll<Message>(m),
+        pending_job_id: h.pending_job_id || null,
+        pending_events: parseAll<JobEvent>(p),
+        name: h.name || null,
+        created_at: h.created_at ? Number(h.created_at) : null,
+      };
+    },
+    async history(sessionId) {
+      return parseAll<Message>(await redis.lrange(keys.sessionMessages(sessionId), -HISTORY_MESSAGES, -1));
+    },
+    async rename(sessionId, name) {
+      return (await RENAME(redis, sessionKeys(sessionId), [name, LIFETIMES.sessionSeconds])) === 1;
+    },
+    async remove(sessionId, userId) {
+      const tx = redis.multi().del(...sessionKeys(sessionId));
+      if (userId) tx.lrem(keys.userSessions(userId), 0, sessionId);
+      await tx.exec();
+    },
+    async listForUser(userId) {
+      const ids = await redis.lrange(keys.userSessions(userId), 0, -1);
+      if (!ids.length) return [];
+      const exists = await redis.pipeline(ids.map((id) => ['exists', keys.session(id)])).exec();
+      const live: string[] = [];
+      const dead: string[] = [];
+      ids.forEach((id, i) => (exists?.[i]?.[1] === 1 ? live : dead).push(id));
+      if (dead.length) {
+        const listKey = keys.userSessions(userId);
+        await redis.pipeline(dead.map((id) => ['lrem', listKey, '0', id])).exec();
+      }
+      return live;
+    },
+  };
+}

@@ -1,0 +1,82 @@
+/**
+ * Users and anonymous identities: a user (`user_id`, `created_at`) never expires; an anonymous
+ * ID (a URL-safe token from 32 random bytes) maps to `{user_id, created_at}` for 3 days and is
+ * rotated once it is 2 hours old.
+ */
+import type { KvStore } from './redis.js';
+import { createKeys, LIFETIMES, nowSeconds } from './keys.js';
+
+/** A resolved anonymous ID. */
+export interface AnonMapping {
+  userId: string;
+  /** When this anonymous ID was issued, Unix seconds. */
+  createdAt: number;
+}
+
+/** Outcome of {@link UserStore.bootstrap}. */
+export interface Bootstrap {
+  anonId: string;
+  userId: string;
+  /** `created` (new user), `kept` (cookie unchanged) or `rotated` (new ID for the same user). */
+  outcome: 'created' | 'kept' | 'rotated';
+}
+
+/** Users and anonymous-ID mappings. */
+export interface UserStore {
+  /** The user behind an anonymous ID, or null when unknown or expired. */
+  resolve(anonId: string): Promise<AnonMapping | null>;
+  /** The cookie logic of `GET /chat/bootstrap-anon` for the current cookie value (if any). */
+  bootstrap(cookie: string | undefined, now?: number): Promise<Bootstrap>;
+}
+
+/** A URL-safe random token from 32 random bytes (base64url, no padding; 43 characters). */
+export function newAnonId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  let bin = '';
+  for (const b of bytes) bin += String.fromCharCode(b);
+  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** Anonymous IDs look like this; anything else is unknown without asking the store. */
+const ANON_ID = /^[A-Za-z0-9_-]{16,128}$/;
+
+/** The user store over `kv`. */
+export function createUserStore(kv: KvStore): UserStore {
+  const keys = createKeys(kv.prefix);
+  const redis = kv.redis;
+
+  const resolve = async (anonId: string): Promise<AnonMapping | null> => {
+    if (!ANON_ID.test(anonId)) return null;
+    const [userId, createdAt] = await redis.hmget(keys.anon(anonId), 'user_id', 'created_at');
+    return userId ? { userId, createdAt: Number(createdAt) } : null;
+  };
+
+  const issue = (tx: ReturnType<typeof redis.multi>, userId: string, now: number) => {
+    const anonId = newAnonId();
+    tx.hset(keys.anon(anonId), { user_id: userId, created_at: String(now) });
+    tx.expire(keys.anon(anonId), LIFETIMES.anonSeconds);
+    return anonId;
+  };
+
+  return {
+    resolve,
+    async bootstrap(cookie, now = nowSeconds()) {
+      const known = cookie ? await resolve(cookie) : null;
+      if (known && now - known.createdAt < LIFETIMES.anonRotateSeconds) {
+        return { anonId: cookie!, userId: known.userId, outcome: 'kept' };
+      }
+      const tx = redis.multi();
+      if (known) {
+        const anonId = issue(tx, known.userId, now);
+        tx.del(keys.anon(cookie!));
+        await tx.exec();
+        return { anonId, userId: known.userId, outcome: 'rotated' };
+      }
+      const userId = crypto.randomUUID();
+      tx.hset(keys.user(userId), { user_id: userId, created_at: String(now) });
+      const anonId = issue(tx, userId, now);
+      await tx.exec();
+      return { anonId, userId, outcome: 'created' };
+    },
+  };
+}

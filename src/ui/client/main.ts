@@ -1,0 +1,166 @@
+/**
+ * Entry of the chat page's script: gets the anonymous identity, loads the model settings and
+ * the session list, and wires the composer (Enter sends, Shift+Enter adds a line), the sidebar
+ * and the failure notices together.
+ */
+import { ApiError, bootstrap, request } from './api.js';
+import { hideBanner, showBanner, showRateLimit } from './banner.js';
+import { ChatPane, type SessionDetail } from './chat.js';
+import { announce, byId, truncate } from './dom.js';
+import { initSettings, type LlmConfig, type Settings } from './settings.js';
+import { Sidebar } from './sessions.js';
+
+const input = byId<HTMLTextAreaElement>('composer-input');
+const sendBtn = byId<HTMLButtonElement>('send');
+const pane = new ChatPane();
+let settings: Settings = { headers: () => ({}) };
+let sessionId: string | null = null;
+let busy = false;
+let blockedUntil = 0;
+
+const updateSend = () => (sendBtn.disabled = busy || Date.now() < blockedUntil);
+
+/** Explains a failed call in the banner. */
+function report(err: unknown, retry?: () => void): void {
+  if (!(err instanceof ApiError)) {
+    showBanner('error', `Something went wrong: ${err instanceof Error ? err.message : String(err)}`);
+    return;
+  }
+  const action = retry ? { label: 'Try again', run: () => (hideBanner(), retry()) } : undefined;
+  switch (err.kind) {
+    case 'rate-limited': {
+      const at = err.retryAt ?? new Date(Date.now() + 60_000);
+      blockedUntil = at.getTime();
+      updateSend();
+      showRateLimit(at, updateSend);
+      return;
+    }
+    case 'network':
+      return showBanner('error', 'The chat server cannot be reached. Check that it is running, then try again.', action);
+    case 'unavailable':
+      return showBanner('error', `The server or one of its services is down: ${err.message}. Try again in a moment.`, action);
+    case 'unauthorized':
+      return showBanner('error', 'Your anonymous identity could not be renewed. Reload the page to start again.');
+    case 'not-found':
+      return showBanner('warn', 'That chat no longer exists; it may have expired.');
+    case 'server':
+      return showBanner('error', `The server failed (HTTP ${err.status}). Try again.`, action);
+    default:
+      return showBanner('warn', err.message);
+  }
+}
+
+function setSession(id: string | null): void {
+  sessionId = id;
+  sidebar.setActive(id);
+  history.replaceState(null, '', id ? `#s=${encodeURIComponent(id)}` : location.pathname + location.search);
+}
+
+async function openSession(id: string): Promise<void> {
+  closeSidebarOnNarrow();
+  try {
+    const s = await request<SessionDetail>('GET', `/chat/session/${encodeURIComponent(id)}`);
+    hideBanner();
+    setSession(s.session_id);
+    pane.show(s);
+    announce(`Opened chat ${s.name}.`);
+    input.focus();
+  } catch (err) {
+    report(err);
+  }
+}
+
+function newChat(): void {
+  closeSidebarOnNarrow();
+  setSession(null);
+  pane.clear();
+  input.focus();
+}
+
+const sidebar = new Sidebar({
+  open: (id) => void openSession(id),
+  deleted: () => newChat(),
+  error: (err) => report(err),
+});
+
+async function sendText(text: string): Promise<void> {
+  if (busy || Date.now() < blockedUntil) return;
+  busy = true;
+  updateSend();
+  input.value = '';
+  await pane.send(text, sessionId, {
+    headers: () => settings.headers(),
+    session: (id, first) => {
+      if (id !== sessionId) {
+        setSession(id);
+        sidebar.upsert({ session_id: id, name: truncate(first, 60), created_at: Date.now() / 1000 });
+        byId('chat-title').textContent = truncate(first, 60);
+      }
+      hideBanner();
+    },
+    rejected: (err, text) => {
+      if (!input.value) input.value = text;
+      report(err, () => void sendText(input.value.trim() || text));
+    },
+  });
+  busy = false;
+  updateSend();
+  if (sessionId) void refreshName(sessionId);
+}
+
+/** Picks up the server's name for the session (derived from the first message, or set by PATCH). */
+async function refreshName(id: string): Promise<void> {
+  try {
+    const s = await request<SessionDetail>('GET', `/chat/session/${encodeURIComponent(id)}`);
+    sidebar.upsert({ session_id: s.session_id, name: s.name, created_at: s.created_at });
+    if (id === sessionId) byId('chat-title').textContent = s.name;
+  } catch {
+    // The list keeps the local title.
+  }
+}
+
+function closeSidebarOnNarrow(): void {
+  document.body.classList.remove('sidebar-open');
+  byId('sidebar-toggle').setAttribute('aria-expanded', 'false');
+}
+
+function wire(): void {
+  byId('composer').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const text = input.value.trim();
+    if (text) void sendText(text);
+  });
+  input.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+      e.preventDefault();
+      byId<HTMLFormElement>('composer').requestSubmit();
+    }
+  });
+  byId('new-chat').addEventListener('click', newChat);
+  const toggle = byId('sidebar-toggle');
+  toggle.addEventListener('click', () => {
+    const open = document.body.classList.toggle('sidebar-open');
+    toggle.setAttribute('aria-expanded', String(open));
+    if (open) byId('new-chat').focus();
+  });
+}
+
+async function start(): Promise<void> {
+  try {
+    await bootstrap();
+  } catch (err) {
+    report(err, () => void start());
+    return;
+  }
+  hideBanner();
+  const [config, list] = await Promise.allSettled([request<LlmConfig>('GET', '/config'), sidebar.refresh()]);
+  if (config.status === 'fulfilled') settings = initSettings(config.value);
+  if (list.status === 'rejected') report(list.reason, () => void sidebar.refresh().catch((e: unknown) => report(e)));
+  const fromHash = /^#s=([A-Za-z0-9_-]+)$/.exec(location.hash)?.[1];
+  if (fromHash) await openSession(fromHash);
+  document.body.dataset.ready = 'true';
+}
+
+wire();
+updateSend();
+void start();

@@ -1,0 +1,159 @@
+/**
+ * The message list: user messages as plain text, assistant messages as sanitized Markdown with
+ * their route, a foldable list of steps (routing, agent steps, tool calls and results) and the
+ * source nodes. Live answers fill the same view event by event.
+ */
+import type { ChatResponse, JobEvent, Message } from '../../chat/types.js';
+import type { SourceNode } from '../../embeddings/types.js';
+import { append, h, truncate } from './dom.js';
+import { renderMarkdown } from './markdown.js';
+
+/** A message as the session endpoint returns it (`events` when the API includes them). */
+export type StoredMessage = Pick<Message, 'role' | 'content'> & Partial<Pick<Message, 'route' | 'confidence' | 'events'>>;
+
+const fmtConfidence = (c: unknown) => (typeof c === 'number' ? c.toFixed(2) : '?');
+
+function shortJson(value: unknown, max = 120): string {
+  if (value === undefined) return '';
+  return truncate(typeof value === 'string' ? value : JSON.stringify(value), max);
+}
+
+/** One line describing an event, or null for events that are not steps. */
+export function describeEvent(ev: JobEvent): string | null {
+  const d = ev.data ?? {};
+  switch (ev.type) {
+    case 'routing_started':
+      return 'Routing the question…';
+    case 'routing_done':
+      return `Route: ${String(d.route)} (confidence ${fmtConfidence(d.confidence)})${d.reasoning ? ` — ${shortJson(d.reasoning, 160)}` : ''}`;
+    case 'agent_step':
+      return `Step ${String(d.iteration)}: asking ${String(d.model ?? 'the model')}`;
+    case 'tool_call':
+      return `Tool call: ${String(d.tool)}(${shortJson(d.args)})`;
+    case 'tool_result':
+      return `Result of ${String(d.tool)}: ${shortJson(d.summary, 200)}`;
+    case 'job_done':
+    case 'job_error':
+      return null;
+    default:
+      return `${ev.type}: ${shortJson(d)}`;
+  }
+}
+
+/** The list of source nodes (display name, ID, labels, snippet). */
+export function renderSources(sources: SourceNode[]): HTMLElement | null {
+  if (!sources.length) return null;
+  const list = h('ul', { class: 'sources-list' });
+  for (const s of sources) {
+    append(
+      list,
+      h(
+        'li',
+        { class: 'source' },
+        h('span', { class: 'source-name' }, s.displayName || '(unnamed)'),
+        ' ',
+        h('span', { class: 'source-id' }, `ID ${s.dbId}`),
+        ' ',
+        ...(s.labels ?? []).map((l) => h('span', { class: 'label-chip' }, l)),
+        h('p', { class: 'snippet' }, truncate(s.text ?? '', 240)),
+      ),
+    );
+  }
+  return h('details', { class: 'sources', open: true }, h('summary', {}, `Sources (${sources.length})`), list);
+}
+
+/** A user message. */
+export function userMessage(text: string): HTMLLIElement {
+  return h('li', { class: 'msg user' }, h('div', { class: 'who visually-hidden' }, 'You said:'), h('div', { class: 'bubble' }, text));
+}
+
+/** A live or stored assistant message, filled in as events arrive. */
+export class AssistantView {
+  readonly el: HTMLLIElement;
+  private readonly meta: HTMLElement;
+  private readonly steps: HTMLDetailsElement;
+  private readonly stepsSummary: HTMLElement;
+  private readonly stepList: HTMLOListElement;
+  private readonly status: HTMLElement;
+  private readonly body: HTMLElement;
+  private count = 0;
+
+  constructor() {
+    this.meta = h('div', { class: 'meta' });
+    this.stepsSummary = h('summary', {}, 'Working…');
+    this.stepList = h('ol', { class: 'step-list' });
+    this.steps = h('details', { class: 'steps', open: true }, this.stepsSummary, this.stepList);
+    this.status = h('div', { class: 'status' });
+    this.body = h('div', { class: 'answer markdown' });
+    this.el = h('li', { class: 'msg assistant', 'aria-busy': 'true' }, h('div', { class: 'who visually-hidden' }, 'Assistant:'), this.meta, this.steps, this.status, this.body);
+  }
+
+  /** Shows a transient status line (sending, reconnecting…); empty hides it. */
+  setStatus(text: string, kind: 'info' | 'warn' = 'info'): void {
+    this.status.textContent = text;
+    this.status.className = `status ${kind}`;
+  }
+
+  /** Adds one event: steps go into the list, `routing_done` also sets the route badge. */
+  addEvent(ev: JobEvent): string | null {
+    if (ev.type === 'routing_done') this.setRoute(ev.data.route, ev.data.confidence);
+    const line = describeEvent(ev);
+    if (!line) return null;
+    this.count += 1;
+    append(this.stepList, h('li', { class: `step step-${ev.type.replace(/[^a-z_]/g, '')}` }, line));
+    return line;
+  }
+
+  private setRoute(route: unknown, confidence: unknown): void {
+    this.meta.replaceChildren(h('span', { class: 'route-badge' }, `${String(route)} · ${fmtConfidence(confidence)}`));
+  }
+
+  /** Shows the answer; steps fold away (still openable). */
+  finish(answer: string, sources: SourceNode[], route?: unknown, confidence?: unknown): void {
+    if (route) this.setRoute(route, confidence);
+    this.setStatus('');
+    this.body.replaceChildren(renderMarkdown(answer));
+    const src = renderSources(sources);
+    if (src) this.el.appendChild(src);
+    this.foldSteps();
+    this.el.removeAttribute('aria-busy');
+  }
+
+  /** Shows a failed job (or an unsendable message) with an optional retry action. */
+  fail(message: string, retry?: () => void): void {
+    this.setStatus('');
+    const box = h('div', { class: 'error', role: 'alert' }, message);
+    if (retry) {
+      const btn = h('button', { type: 'button', class: 'retry' }, 'Try again');
+      btn.addEventListener('click', () => {
+        box.remove();
+        retry();
+      });
+      append(box, ' ', btn);
+    }
+    this.body.replaceChildren(box);
+    this.foldSteps();
+    this.el.removeAttribute('aria-busy');
+  }
+
+  private foldSteps(): void {
+    if (!this.count) {
+      this.steps.hidden = true;
+      return;
+    }
+    this.steps.open = false;
+    this.stepsSummary.textContent = `Steps (${this.count})`;
+  }
+}
+
+/** Renders a stored assistant message with its steps folded. */
+export function storedAssistant(m: StoredMessage): AssistantView {
+  const view = new AssistantView();
+  let sources: SourceNode[] = [];
+  for (const ev of m.events ?? []) {
+    if (ev.type === 'job_done') sources = ((ev.data as unknown as ChatResponse).sources ?? []) as SourceNode[];
+    else view.addEvent(ev);
+  }
+  view.finish(m.content, sources, m.route, m.confidence);
+  return view;
+}

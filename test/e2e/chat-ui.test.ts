@@ -1,0 +1,225 @@
+/**
+ * The chat page in headless Chromium against the real service: `node dist/node.js` (API and
+ * UI), the local Neo4j and Redis, and the scripted model server. A first visit gets a cookie;
+ * a lookup shows the answer and its sources, with hostile graph text inert; an agent question
+ * shows its steps (or the job error while no agent is installed); sessions are renamed and
+ * deleted; a rate-limited send says when to retry; a dropped stream resumes; a dead server is
+ * explained. Screenshots of each state go to test-output/screenshots/.
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routerReply, startLlmServer, toolCallReply, type LlmServer, type ScriptedReply } from '../helpers/llm-server.js';
+import { launchBrowser, pageWeight, screenshot } from './browser.js';
+import { createGraphFixture, type GraphFixture } from './graph-fixture.js';
+import { startE2eServer, type E2eServer } from './server.js';
+
+const ROUTER_MODEL = 'e2e-router';
+const AGENT_MODEL = 'e2e-agent';
+const ADA_Q = 'Who was Ada Lovelace?';
+const HOSTILE_TEXT =
+  'Mathematician and writer. <script>window.__xss = 1</script> <img src=x onerror="window.__xss = 2"> [click me](javascript:window.__xss=3)';
+
+let llm: LlmServer;
+let graph: GraphFixture;
+let server: E2eServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let route: { route: string; confidence: number } = { route: 'lookup', confidence: 0.95 };
+const agentReplies: ScriptedReply[] = [];
+
+beforeAll(async () => {
+  llm = await startLlmServer();
+  llm.setDefault((req) =>
+    req.body?.model === ROUTER_MODEL ? routerReply(route.route, route.confidence) : (agentReplies.shift() ?? { content: 'Default agent answer.' }),
+  );
+  graph = await createGraphFixture([
+    { name: 'Ada <img src=x onerror="window.__xss = 4">', text: HOSTILE_TEXT, question: ADA_Q },
+    { name: 'Charles Babbage', text: 'Designer of the Analytical Engine.', question: 'Who designed the Analytical Engine?' },
+  ]);
+  server = await startE2eServer({
+    LOCAL_LLM_BASE_URL: llm.url,
+    LOCAL_LLM_ROUTER_MODEL: ROUTER_MODEL,
+    LOCAL_LLM_AGENT_MODEL: AGENT_MODEL,
+    EMBEDDING_MODEL: 'all-minilm',
+    VECTOR_INDEX_NAME: graph.index,
+    LLM_RETRY_DELAY_MS: '10',
+  });
+  browser = await launchBrowser();
+  context = await browser.newContext({ viewport: { width: 1200, height: 860 } });
+  page = await context.newPage();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await graph?.drop();
+  await llm?.close();
+});
+
+const ask = async (p: Page, text: string) => {
+  await p.fill('#composer-input', text);
+  await p.press('#composer-input', 'Enter');
+};
+
+/** Waits until the last assistant message has an answer or an error. */
+const settled = (p: Page) => p.waitForSelector('.msg.assistant:last-child:not([aria-busy])', { timeout: 30_000 });
+
+describe('chat page against the real server', () => {
+  it('first visit gets an httponly anon_id cookie and the selectors from /config', async () => {
+    const weight = await pageWeight(page, server.uiUrl);
+    console.log(`page weight (first load, real server): ${weight.total} bytes`, weight.byUrl);
+    await page.waitForSelector('body[data-ready="true"]');
+    const cookie = (await context.cookies(server.uiUrl)).find((c) => c.name === 'anon_id');
+    expect(cookie?.httpOnly).toBe(true);
+    expect(cookie?.value).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // The API knows it: the session list of this user is readable and empty.
+    const res = await fetch(`${server.apiUrl}/chat/sessions?anon_id=${cookie!.value}`);
+    expect(await res.json()).toEqual({ sessions: [] });
+    expect(await page.inputValue('#agent-model')).toBe(AGENT_MODEL);
+    expect(await page.inputValue('#router-model')).toBe(ROUTER_MODEL);
+    expect(new URL(page.url()).origin).toBe(server.uiUrl);
+    expect(weight.total).toBeLessThan(200_000);
+    await screenshot(page, '01-first-visit');
+  });
+
+  it('a lookup question shows the answer and its sources, with hostile graph text inert', async () => {
+    route = { route: 'lookup', confidence: 0.95 };
+    await ask(page, ADA_Q);
+    expect(await page.locator('.msg.user .bubble').last().textContent()).toBe(ADA_Q);
+    await settled(page);
+    const msg = page.locator('.msg.assistant').last();
+    expect(await msg.locator('.route-badge').textContent()).toBe('lookup · 0.95');
+    const headings = await msg.locator('.answer h3').allTextContents();
+    expect(headings[0]).toBe('Ada <img src=x onerror="window.__xss = 4">');
+    expect(headings).toContain('Charles Babbage');
+    expect(await msg.locator('.answer').textContent()).toContain('<script>window.__xss = 1</script>');
+    const first = msg.locator('.sources .source').first();
+    expect(await first.locator('.source-id').textContent()).toBe(`ID ${graph.ids['Ada <img src=x onerror="window.__xss = 4">']}`);
+    expect(await first.locator('.label-chip').allTextContents()).toEqual([graph.label]);
+    expect(await first.locator('.snippet').textContent()).toContain('Mathematician and writer.');
+    const state = await page.evaluate(() => ({
+      xss: (window as unknown as { __xss?: number }).__xss,
+      scripts: document.querySelectorAll('#messages script, #messages img').length,
+      handlers: document.querySelectorAll('#messages [onerror]').length,
+      jsLinks: [...document.querySelectorAll('#messages a')].filter((a) => /^javascript:/i.test(a.getAttribute('href') ?? '')).length,
+    }));
+    expect(state).toEqual({ xss: undefined, scripts: 0, handlers: 0, jsLinks: 0 });
+    await screenshot(page, '02-lookup-answer-hostile-text-inert');
+  });
+
+  it('an agent question shows its steps live, folded once the answer (or the job error) is there', async () => {
+    route = { route: 'agent', confidence: 0.88 };
+    agentReplies.push(toolCallReply({ name: 'get_node_labels', arguments: {} }), {
+      content: '## Summary\n\n| label | meaning |\n|---|---|\n| Person | a person |\n\nDone.',
+      latencyMs: 1500,
+    });
+    await ask(page, 'Explain how the people in the graph are connected');
+    const msg = page.locator('.msg.assistant').last();
+    await msg.locator('.step').nth(1).waitFor();
+    expect(await msg.locator('details.steps').getAttribute('open')).toBe('');
+    await screenshot(page, '03-agent-live-progress');
+    await settled(page);
+    const steps = await msg.locator('.step').allTextContents();
+    expect(steps.slice(0, 2)).toEqual(['Routing the question…', 'Route: agent (confidence 0.88) — scripted']);
+    expect(await msg.locator('details.steps').getAttribute('open')).toBeNull();
+    if (await msg.locator('.error').count()) {
+      // No agent is installed on this server yet: the job fails with a clear message.
+      expect(await msg.locator('.error').textContent()).toContain('The answer failed: the agent is not available');
+      await screenshot(page, '04-agent-job-error');
+      agentReplies.length = 0;
+      return;
+    }
+    expect(steps).toContain(`Step 1: asking ${AGENT_MODEL}`);
+    expect(steps.some((s) => s.startsWith('Tool call: get_node_labels('))).toBe(true);
+    expect(steps.some((s) => s.startsWith('Result of get_node_labels: '))).toBe(true);
+    expect(await msg.locator('.answer table td').first().textContent()).toBe('Person');
+    await msg.locator('details.steps summary').click();
+    expect(await msg.locator('details.steps').getAttribute('open')).toBe('');
+    await screenshot(page, '04-agent-answer-steps-reopened');
+  });
+
+  it('resumes a dropped stream from the last event it saw', async () => {
+    route = { route: 'lookup', confidence: 0.95 };
+    const lastIds: Array<string | undefined> = [];
+    await page.route('**/api/chat/job/*/stream', async (r) => {
+      lastIds.push(r.request().headers()['last-event-id']);
+      if (lastIds.length > 1) return r.continue();
+      // The first connection delivers two events, then drops.
+      const full = await (await r.fetch()).text();
+      const events = full.split('\n\n').filter((b) => b.startsWith('id:'));
+      await r.fulfill({ status: 200, headers: { 'content-type': 'text/event-stream' }, body: `${events.slice(0, 2).join('\n\n')}\n\n` });
+    });
+    await ask(page, 'Who designed the Analytical Engine?');
+    await settled(page);
+    await page.unroute('**/api/chat/job/*/stream');
+    const msg = page.locator('.msg.assistant').last();
+    expect(await msg.locator('.answer h3').first().textContent()).toBe('Charles Babbage');
+    expect(lastIds).toEqual([undefined, '2']);
+    expect(await msg.locator('.step').count()).toBe(2);
+  });
+
+  it('renames and deletes a session', async () => {
+    const current = page.locator('.session.current');
+    const id = await current.getAttribute('data-session-id');
+    await current.locator('.session-rename').click();
+    await page.fill('#dialog-input', '  Analytical engines  ');
+    await screenshot(page, '05-rename-dialog');
+    await page.click('#dialog-ok');
+    await page.waitForSelector('.session.current .session-open:text-is("Analytical engines")');
+    expect(await page.textContent('#chat-title')).toBe('Analytical engines');
+    const stored = await (await fetch(`${server.apiUrl}/chat/session/${id}`)).json();
+    expect(stored.name).toBe('Analytical engines');
+    // Reopening the session shows its full history with the steps folded.
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"]');
+    await page.waitForSelector('.msg.assistant .answer h3');
+    expect(await page.locator('.msg.user').count()).toBe(3);
+    await screenshot(page, '06-session-reopened');
+
+    await page.locator('.session.current .session-delete').click();
+    await page.click('#dialog-ok');
+    await page.waitForSelector(`.session[data-session-id="${id}"]`, { state: 'detached' });
+    expect(await page.textContent('#chat-title')).toBe('New chat');
+    expect((await fetch(`${server.apiUrl}/chat/session/${id}`)).status).toBe(404);
+    await screenshot(page, '07-after-delete');
+  });
+
+  it('a rate-limited send says when the user can try again', async () => {
+    route = { route: 'lookup', confidence: 0.95 };
+    const ctx = await browser.newContext({ viewport: { width: 1200, height: 860 } });
+    const p = await ctx.newPage();
+    try {
+      await p.goto(server.uiUrl);
+      await p.waitForSelector('body[data-ready="true"]');
+      const anon = (await ctx.cookies(server.uiUrl)).find((c) => c.name === 'anon_id')!.value;
+      for (let i = 0; i < 20; i++) {
+        const res = await fetch(`${server.apiUrl}/chat/message`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-anon-id': anon },
+          body: JSON.stringify({ message: `filler ${i}` }),
+        });
+        expect(res.status).toBe(202);
+      }
+      await ask(p, 'One more, please');
+      await p.waitForSelector('#banner[data-kind="rate-limited"]:not([hidden])');
+      expect(await p.textContent('#banner')).toMatch(/too many messages\. You can send again at .+\(in \d+ s\)/);
+      expect(await p.isDisabled('#send')).toBe(true);
+      expect(await p.inputValue('#composer-input')).toBe('One more, please');
+      await screenshot(p, '08-rate-limited');
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it('explains a server that has gone away', async () => {
+    await page.goto(server.uiUrl);
+    await page.waitForSelector('body[data-ready="true"]');
+    await server.stop();
+    await ask(page, 'Anyone there?');
+    await page.waitForSelector('#banner:not([hidden])');
+    expect(await page.textContent('#banner')).toContain('The chat server cannot be reached');
+    expect(await page.inputValue('#composer-input')).toBe('Anyone there?');
+    await screenshot(page, '09-server-down');
+  });
+});

@@ -1,0 +1,268 @@
+/**
+ * The chat page in headless Chromium against a scripted API (fixture-api.ts) behind the real UI
+ * server and proxy: rendering and sanitizing of hostile text, steps and sources, selectors, the
+ * keyboard, every failure state, and resuming a dropped stream. The same page against the real
+ * server is chat-ui.test.ts.
+ */
+import { serve } from '@hono/node-server';
+import { readFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { buildUi } from '../../scripts/build-ui.js';
+import { createLogger } from '../../src/lib/log.js';
+import { createUiApp } from '../../src/ui/app.js';
+import { launchBrowser, pageWeight, screenshot } from './browser.js';
+import { createFixtureApi, type FixtureApi, type FixtureJob } from './fixture-api.js';
+
+const OUT = 'test-output/e2e-public';
+const ANON = 'fixture-anon-id-0123456789';
+
+const HOSTILE_ANSWER = [
+  '## Result',
+  '',
+  '| name | born |',
+  '|---|---|',
+  '| Ada | 1815 |',
+  '',
+  '```js',
+  'const x = 1 < 2;',
+  '```',
+  '',
+  '<script>window.__xss = 1</script>',
+  '',
+  'Inline <img src=x onerror="window.__xss = 2"> tag and [a link](javascript:window.__xss=3).',
+].join('\n');
+
+function agentJob(answer = HOSTILE_ANSWER, cutAfter?: number): FixtureJob {
+  return {
+    cutAfter,
+    events: [
+      { type: 'routing_started', data: {} },
+      { type: 'routing_done', data: { route: 'agent', confidence: 0.82, reasoning: 'needs reasoning' } },
+      { type: 'agent_step', data: { iteration: 1, model: 'qwen-agent' } },
+      { type: 'tool_call', data: { tool: 'vector_search', args: { sentence: 'Ada' } } },
+      { type: 'tool_result', data: { tool: 'vector_search', summary: '<img src=x onerror="window.__xss=4"> 1 node' } },
+      {
+        type: 'job_done',
+        data: {
+          session_id: 'x',
+          answer,
+          route_taken: 'agent',
+          token_usage: { input_tokens: 10, output_tokens: 5 },
+          sources: [{ dbId: 7, displayName: '<b onmouseover="window.__xss=5">Ada</b>', text: '<script>window.__xss=6</script> Mathematician.', score: 0.9, labels: ['Person', 'E2eFixture'] }],
+        },
+      },
+    ],
+  };
+}
+
+let browser: Browser;
+let fixture: FixtureApi;
+let uiUrl: string;
+let close: () => void;
+let context: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  await buildUi({ outdir: `${OUT}/ui` });
+  fixture = createFixtureApi(ANON);
+  const ui = createUiApp(
+    { log: createLogger('silent'), assets: (p) => readFile(`${OUT}/${p}`).then((b) => new Uint8Array(b), () => null) },
+    (req) => fixture.app.fetch(req),
+  );
+  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+    const s = serve({ fetch: ui.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+  });
+  uiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  close = () => server.close();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  close?.();
+});
+
+beforeEach(async () => {
+  await context?.close();
+  context = await browser.newContext({ viewport: { width: 1200, height: 860 } });
+  page = await context.newPage();
+  fixture.jobs.length = 0;
+  fixture.jobs.push(agentJob());
+  fixture.seen.length = 0;
+});
+
+const ready = async (url = uiUrl) => {
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready="true"]');
+};
+
+const ask = async (text: string) => {
+  await page.fill('#composer-input', text);
+  await page.press('#composer-input', 'Enter');
+};
+
+describe('chat page against a scripted API', () => {
+  it('first visit gets the anon cookie, a strict CSP and selectors from /config', async () => {
+    const res = await page.goto(uiUrl);
+    expect(res!.headers()['content-security-policy']).toContain("script-src 'self'");
+    expect(res!.headers()['content-security-policy']).not.toContain('unsafe-inline');
+    await page.waitForSelector('body[data-ready="true"]');
+    const cookie = (await context.cookies()).find((c) => c.name === 'anon_id');
+    expect(cookie).toMatchObject({ value: ANON, httpOnly: true });
+    expect(await page.inputValue('#agent-provider')).toBe('local');
+    expect(await page.inputValue('#agent-model')).toBe('qwen-agent');
+    expect(await page.inputValue('#router-model')).toBe('qwen-router');
+    expect(fixture.seen.some((r) => r.path === '/chat/bootstrap-anon')).toBe(true);
+    // The page is still on the UI origin: the API's redirect target was not followed.
+    expect(new URL(page.url()).origin).toBe(uiUrl);
+  });
+
+  it('renders Markdown, keeps hostile text inert, folds the steps and lists the sources', async () => {
+    await ready();
+    await ask('Who was Ada?');
+    await page.waitForSelector('.msg.assistant .answer table');
+    const state = await page.evaluate(() => ({
+      xss: (window as unknown as { __xss?: number }).__xss,
+      scripts: document.querySelectorAll('#messages script').length,
+      handlers: document.querySelectorAll('#messages [onerror], #messages [onmouseover]').length,
+      jsLinks: [...document.querySelectorAll('#messages a')].filter((a) => /^javascript:/i.test(a.getAttribute('href') ?? '')).length,
+    }));
+    expect(state).toEqual({ xss: undefined, scripts: 0, handlers: 0, jsLinks: 0 });
+    const answer = page.locator('.msg.assistant .answer');
+    expect(await answer.locator('h2').textContent()).toBe('Result');
+    expect(await answer.locator('pre code').textContent()).toContain('const x = 1 < 2;');
+    // Raw HTML from the model is shown as text, not dropped silently.
+    expect(await answer.textContent()).toContain('<script>window.__xss = 1</script>');
+    const steps = page.locator('.msg.assistant details.steps');
+    expect(await steps.getAttribute('open')).toBeNull();
+    expect(await steps.locator('summary').textContent()).toBe('Steps (5)');
+    await steps.locator('summary').click();
+    expect(await steps.getAttribute('open')).toBe('');
+    expect(await steps.locator('li').allTextContents()).toEqual([
+      'Routing the question…',
+      'Route: agent (confidence 0.82) — needs reasoning',
+      'Step 1: asking qwen-agent',
+      'Tool call: vector_search({"sentence":"Ada"})',
+      'Result of vector_search: <img src=x onerror="window.__xss=4"> 1 node',
+    ]);
+    const source = page.locator('.sources .source').first();
+    expect(await source.locator('.source-name').textContent()).toBe('<b onmouseover="window.__xss=5">Ada</b>');
+    expect(await source.locator('.source-id').textContent()).toBe('ID 7');
+    expect(await source.locator('.label-chip').allTextContents()).toEqual(['Person', 'E2eFixture']);
+    expect(await page.locator('.msg.assistant .route-badge').textContent()).toBe('agent · 0.82');
+    await screenshot(page, 'fixture-hostile-text-rendered');
+  });
+
+  it('sends the anon id and the chosen models as headers through the proxy', async () => {
+    await ready();
+    await page.click('#settings summary');
+    await page.selectOption('#agent-provider', 'hosted');
+    expect(await page.inputValue('#agent-model')).toBe('big-hosted');
+    await ask('headers please');
+    await page.waitForSelector('.msg.assistant .answer h2');
+    const post = fixture.seen.find((r) => r.method === 'POST' && r.path === '/chat/message')!;
+    expect(post.headers['x-anon-id']).toBe(ANON);
+    expect(post.headers['x-llm-provider']).toBe('hosted');
+    expect(post.headers['x-llm-agent-model']).toBe('big-hosted');
+    expect(post.headers['x-llm-router-provider']).toBeUndefined();
+    expect(fixture.seen.find((r) => r.path.startsWith('/chat/sessions'))!.path).toBe(`/chat/sessions?anon_id=${ANON}`);
+  });
+
+  it('Shift+Enter adds a line, Enter sends; the history reopens with folded steps and sources', async () => {
+    await ready();
+    await page.fill('#composer-input', 'first line');
+    await page.press('#composer-input', 'Shift+Enter');
+    await page.type('#composer-input', 'second line');
+    expect(await page.inputValue('#composer-input')).toBe('first line\nsecond line');
+    expect(await page.locator('.msg').count()).toBe(0);
+    await page.press('#composer-input', 'Enter');
+    await page.waitForSelector('.msg.assistant .answer h2');
+    expect(await page.locator('.msg.user .bubble').textContent()).toBe('first line\nsecond line');
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"]');
+    await page.waitForSelector('.msg.assistant .answer h2');
+    expect(await page.locator('.msg.assistant details.steps summary').textContent()).toBe('Steps (5)');
+    expect(await page.locator('.sources .source-id').textContent()).toBe('ID 7');
+    expect(await page.locator('.session.current .session-open').textContent()).toBe('first line\nsecond line');
+  });
+
+  it('resumes a dropped stream with Last-Event-ID', async () => {
+    fixture.jobs.splice(0, 1, agentJob('resumed **fine**', 3));
+    await ready();
+    await ask('drop the stream');
+    await page.waitForSelector('.msg.assistant .answer strong');
+    const streams = fixture.seen.filter((r) => r.path.endsWith('/stream'));
+    expect(streams.length).toBe(2);
+    expect(streams[0]!.headers['last-event-id']).toBeUndefined();
+    expect(streams[1]!.headers['last-event-id']).toBe('3');
+    // Every step exactly once, although the second connection could have replayed.
+    expect(await page.locator('.msg.assistant .step').count()).toBe(5);
+  });
+
+  it('shows when a rate-limited user can send again, and lets them then', async () => {
+    await ready();
+    fixture.failNext(429, { 'retry-after': '2' });
+    await ask('too many');
+    await page.waitForSelector('#banner[data-kind="rate-limited"]:not([hidden])');
+    expect(await page.textContent('#banner')).toMatch(/too many messages.*send again at .*\(in [12] s\)/);
+    expect(await page.isDisabled('#send')).toBe(true);
+    expect(await page.inputValue('#composer-input')).toBe('too many');
+    expect(await page.locator('.msg').count()).toBe(0);
+    await screenshot(page, 'fixture-rate-limited');
+    await page.waitForSelector('#banner', { state: 'hidden', timeout: 5_000 });
+    expect(await page.isDisabled('#send')).toBe(false);
+  });
+
+  it('explains a server or dependency outage with a way to retry', async () => {
+    await ready();
+    fixture.failNext(503);
+    await ask('is anyone there');
+    await page.waitForSelector('#banner:not([hidden])');
+    expect(await page.textContent('#banner')).toContain('one of its services is down');
+    await page.click('#banner button');
+    await page.waitForSelector('.msg.assistant .answer h2');
+  });
+
+  it('shows a failed job with a retry button', async () => {
+    fixture.jobs.splice(0, 1, { events: [{ type: 'routing_started', data: {} }, { type: 'job_error', data: { error: 'model server unavailable' } }] }, agentJob());
+    await ready();
+    await ask('fail please');
+    await page.waitForSelector('.msg.assistant .error');
+    expect(await page.textContent('.msg.assistant .error')).toContain('The answer failed: model server unavailable');
+    await screenshot(page, 'fixture-job-error');
+    await page.click('.msg.assistant .error button');
+    await page.waitForSelector('.msg.assistant .answer h2');
+  });
+
+  it('re-bootstraps when the anonymous ID is gone', async () => {
+    await ready();
+    await context.clearCookies();
+    await ask('who am I');
+    await page.waitForSelector('.msg.assistant .answer h2');
+    const calls = fixture.seen.map((r) => `${r.method} ${r.path.split('?')[0]}`);
+    const i = calls.lastIndexOf('GET /chat/bootstrap-anon');
+    expect(calls.slice(i - 1, i + 2)).toEqual(['POST /chat/message', 'GET /chat/bootstrap-anon', 'POST /chat/message']);
+  });
+
+  it('works on a narrow screen with the sidebar behind a button', async () => {
+    await page.setViewportSize({ width: 390, height: 800 });
+    await ready();
+    expect(await page.isVisible('#sidebar')).toBe(false);
+    await ask('small screen');
+    await page.waitForSelector('.msg.assistant .answer h2');
+    await screenshot(page, 'fixture-narrow-answer');
+    await page.click('#sidebar-toggle');
+    expect(await page.getAttribute('#sidebar-toggle', 'aria-expanded')).toBe('true');
+    expect(await page.isVisible('#sidebar')).toBe(true);
+    await screenshot(page, 'fixture-narrow-sidebar');
+  });
+
+  it('weighs the first load', async () => {
+    const w = await pageWeight(page, uiUrl);
+    console.log(`page weight (first load, fixture API): ${w.total} bytes`, w.byUrl);
+    expect(w.total).toBeGreaterThan(0);
+    expect(w.total).toBeLessThan(200_000);
+  });
+});

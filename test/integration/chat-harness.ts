@@ -1,0 +1,136 @@
+/**
+ * Shared set-up of the chat integration tests: real Redis (own key prefix) and Neo4j deps, the
+ * scripted model server, a fake vector searcher (fixed nodes, recorded requests), the app and
+ * optionally an in-process worker; plus helpers to submit, wait and read SSE streams.
+ */
+import { createApp } from '../../src/app.js';
+import { createLookupHandler } from '../../src/chat/lookup.js';
+import type { ChatHandlers } from '../../src/chat/run-job.js';
+import { createChatWorker, type ChatWorker } from '../../src/chat/worker.js';
+import { createTestDeps, type TestDeps } from '../helpers/deps.js';
+import { routerReply, startLlmServer, type LlmServer } from '../helpers/llm-server.js';
+import { fakeSearcher } from './chat-fixtures.js';
+
+/** A parsed SSE frame (comments are kept as `{comment}`). */
+export interface Frame {
+  id?: number;
+  event?: string;
+  data?: any;
+  comment?: string;
+}
+
+/** Parses SSE text into frames. */
+export function parseSse(text: string): Frame[] {
+  return text
+    .split('\n\n')
+    .filter((b) => b.trim())
+    .map((block) => {
+      const f: Frame = {};
+      for (const line of block.split('\n')) {
+        if (line.startsWith(':')) f.comment = line.slice(1).trim();
+        else if (line.startsWith('id: ')) f.id = Number(line.slice(4));
+        else if (line.startsWith('event: ')) f.event = line.slice(7);
+        else if (line.startsWith('data: ')) f.data = JSON.parse(line.slice(6));
+      }
+      return f;
+    });
+}
+
+/** Options of {@link startHarness}. */
+export interface HarnessOptions {
+  env?: Record<string, string>;
+  /** Start an in-process worker (default true). */
+  worker?: boolean;
+  handlers?: Partial<ChatHandlers>;
+}
+
+/** Starts everything a chat test needs. */
+export async function startHarness(opts: HarnessOptions = {}) {
+  const llm: LlmServer = await startLlmServer({ defaultReply: routerReply('lookup', 0.9, 'a narrow fact') });
+  const deps: TestDeps = createTestDeps({
+    LOCAL_LLM_BASE_URL: llm.url,
+    SSE_PING_MS: '200',
+    WORKER_LEASE_MS: '600',
+    WORKER_SHUTDOWN_MS: '3000',
+    LLM_RETRY_DELAY_MS: '10',
+    ...opts.env,
+  });
+  const app = createApp(deps);
+  const searcher = fakeSearcher();
+  const handlers: ChatHandlers = {
+    lookup: createLookupHandler({ search: searcher, model: deps.config.EMBEDDING_MODEL, topK: deps.config.VECTOR_SEARCH_TOP_K }),
+    ...opts.handlers,
+  };
+  const workers: ChatWorker[] = [];
+  const startWorker = async () => {
+    const w = createChatWorker({ kv: deps.kv, config: deps.config, log: deps.log, llm: deps.llm, handlers });
+    await w.start();
+    workers.push(w);
+    return w;
+  };
+  if (opts.worker !== false) await startWorker();
+
+  const post = (body: unknown, headers: Record<string, string> = {}) =>
+    app.request('/chat/message', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+
+  /** Submits a message and returns the 202 body (throws on another status). */
+  const submit = async (message: string, extra: { session_id?: string | null; headers?: Record<string, string> } = {}) => {
+    const res = await post({ message, session_id: extra.session_id }, extra.headers);
+    if (res.status !== 202) throw new Error(`submit answered ${res.status}: ${await res.text()}`);
+    return (await res.json()) as { job_id: string; session_id: string; status: string };
+  };
+
+  /** Polls a job until it is `done` or `error`. */
+  const waitJob = async (jobId: string, timeoutMs = 10_000) => {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      const res = await app.request(`/chat/job/${jobId}`);
+      const body = (await res.json()) as any;
+      if (body.status === 'done' || body.status === 'error') return body;
+      if (Date.now() > until) throw new Error(`job ${jobId} still ${body.status}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+
+  /** Reads a job's SSE stream to its end (or `timeoutMs`) and returns the frames. */
+  const stream = async (jobId: string, headers: Record<string, string> = {}, timeoutMs = 10_000) => {
+    const res = await app.request(`/chat/job/${jobId}/stream`, { headers });
+    if (res.status !== 200) return { status: res.status, frames: [] as Frame[], text: await res.text() };
+    const reader = res.body!.getReader();
+    const dec = new TextDecoder();
+    let text = '';
+    const timer = setTimeout(() => void reader.cancel(), timeoutMs);
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += dec.decode(value, { stream: true });
+    }
+    clearTimeout(timer);
+    return { status: res.status, frames: parseSse(text), text };
+  };
+
+  return {
+    app,
+    deps,
+    llm,
+    searcher,
+    workers,
+    startWorker,
+    post,
+    submit,
+    waitJob,
+    stream,
+    async close() {
+      await Promise.allSettled(workers.map((w) => w.stop()));
+      await deps.close();
+      await llm.close();
+    },
+  };
+}
+
+/** The harness type. */
+export type Harness = Awaited<ReturnType<typeof startHarness>>;

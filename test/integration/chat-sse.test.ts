@@ -1,0 +1,93 @@
+/** The job event stream: replay, live events, Last-Event-ID resume, pings, clean cancel. */
+import { serve } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKeys } from '../../src/store/keys.js';
+import { routerReply } from '../helpers/llm-server.js';
+import { parseSse, startHarness, type Harness } from './chat-harness.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ env: { SSE_PING_MS: '100' } });
+});
+afterAll(() => h.close());
+
+const numsub = async (jobId: string) => {
+  const [, n] = (await h.deps.kv.redis.pubsub('NUMSUB', createKeys(h.deps.kv.prefix).jobLive(jobId))) as [string, number];
+  return Number(n);
+};
+
+describe('GET /chat/job/{id}/stream', () => {
+  it('replays every event to a client that connects after the job ended, then closes', async () => {
+    const sub = await h.submit('Ada?');
+    await h.waitJob(sub.job_id);
+    const res = await h.stream(sub.job_id);
+    expect(res.status).toBe(200);
+    const events = res.frames.filter((f) => f.event);
+    expect(events.map((f) => [f.id, f.event])).toEqual([
+      [1, 'routing_started'],
+      [2, 'routing_done'],
+      [3, 'job_done'],
+    ]);
+    expect(res.text).toMatch(/^: stream open\n\nid: 1\nevent: routing_started\ndata: \{\}\n\n/);
+  });
+
+  it('resumes after Last-Event-ID (header or query)', async () => {
+    const sub = await h.submit('Ada?');
+    await h.waitJob(sub.job_id);
+    const byHeader = await h.stream(sub.job_id, { 'last-event-id': '2' });
+    expect(byHeader.frames.filter((f) => f.event).map((f) => f.id)).toEqual([3]);
+    const res = await h.app.request(`/chat/job/${sub.job_id}/stream?last_event_id=1`);
+    const frames = parseSse(await res.text()).filter((f) => f.event);
+    expect(frames.map((f) => f.event)).toEqual(['routing_done', 'job_done']);
+  });
+
+  it('streams live events of a running job with pings in between', async () => {
+    h.llm.script({ ...routerReply('lookup', 0.9), latencyMs: 450 });
+    const sub = await h.submit('Ada, slowly?');
+    const res = await h.stream(sub.job_id);
+    const kinds = res.frames.map((f) => f.event ?? `:${f.comment}`);
+    expect(kinds[0]).toBe(':stream open');
+    expect(kinds.filter((k) => k === ':ping').length).toBeGreaterThanOrEqual(2);
+    expect(kinds.filter((k) => !k.startsWith(':'))).toEqual(['routing_started', 'routing_done', 'job_done']);
+    expect(res.frames.filter((f) => f.event).map((f) => f.id)).toEqual([1, 2, 3]);
+    expect(await numsub(sub.job_id)).toBe(0);
+  });
+
+  it('works for a job queued before any worker took it', async () => {
+    const w = h.workers[0]!;
+    await w.stop();
+    const sub = await h.submit('Ada, later?');
+    const pending = h.stream(sub.job_id);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(((await (await h.app.request(`/chat/job/${sub.job_id}`)).json()) as any).status).toBe('pending');
+    await h.startWorker();
+    const res = await pending;
+    expect(res.frames.filter((f) => f.event).map((f) => f.event)).toEqual(['routing_started', 'routing_done', 'job_done']);
+  });
+
+  it('drops the subscription when the client goes away (real HTTP server)', async () => {
+    const server = serve({ fetch: h.app.fetch, port: 0, hostname: '127.0.0.1' });
+    await new Promise((r) => server.once('listening', r));
+    const port = (server.address() as AddressInfo).port;
+    try {
+      h.llm.script({ ...routerReply('lookup', 0.9), latencyMs: 1_500 });
+      const sub = await h.submit('Ada, abandoned?');
+      const ac = new AbortController();
+      const res = await fetch(`http://127.0.0.1:${port}/chat/job/${sub.job_id}/stream`, { signal: ac.signal });
+      expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+      const reader = res.body!.getReader();
+      await reader.read();
+      await new Promise((r) => setTimeout(r, 50));
+      expect(await numsub(sub.job_id)).toBe(1);
+      ac.abort();
+      await reader.cancel().catch(() => {});
+      const until = Date.now() + 2_000;
+      while ((await numsub(sub.job_id)) !== 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      expect(await numsub(sub.job_id)).toBe(0);
+      await h.waitJob(sub.job_id);
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+  });
+});

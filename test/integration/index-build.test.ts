@@ -1,0 +1,171 @@
+/**
+ * POST /dev/build_vector_index against the real Neo4j and Redis, with the generated tiny potion
+ * models: a first build, a cached re-run, changed and deleted nodes, two models side by side,
+ * and every error status.
+ */
+import { readdir } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildVectorIndex } from '../../src/embeddings/index-build.js';
+import { buildLockKey } from '../../src/embeddings/index-lock.js';
+import { cacheDir } from '../../src/embeddings/csv-cache.js';
+import { MODEL_NAMES } from '../../src/embeddings/registry.js';
+import { chunkLabel, isIndexLabel, quoteName } from '../../src/graph/dialect.js';
+import { generateProse } from '../../scripts/bench-prose.js';
+import { createTestApp } from '../helpers/deps.js';
+import { createIndexFixture, createTextNodes, dropIndexFixture, indexContent } from './index-fixtures.js';
+
+const MODEL = 'minishlab/potion-base-32M';
+// Small chunks and batches so that a few dozen nodes make several multi-chunk nodes and batches.
+const f = createIndexFixture(MODEL, { CHUNK_TOKENS: '48', CHUNK_OVERLAP_TOKENS: '8', INDEX_BATCH_SIZE: '16' });
+const { app, deps } = createTestApp(f.env);
+const driver = deps.graph.driver;
+const texts = Array.from({ length: 40 }, (_, i) => generateProse(1000 + i, 100, 900));
+let ids: string[] = [];
+const side = `${f.index}_8m`;
+
+const build = (body: unknown) =>
+  app.request('/dev/build_vector_index', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const q = async (cypher: string, params: Record<string, unknown> = {}) =>
+  (await driver.executeQuery(cypher, params, { database: 'neo4j' })).records.map((r) => r.toObject());
+
+beforeAll(async () => {
+  ids = await createTextNodes(driver, f, texts);
+});
+afterAll(async () => {
+  await dropIndexFixture(driver, f, [f.index, side]);
+  await deps.close();
+});
+
+async function expectedChunks(list: string[]): Promise<number> {
+  const embedder = await deps.embedders.get(MODEL);
+  return list.reduce((n, t) => n + embedder.chunk(t).length, 0);
+}
+
+describe('POST /dev/build_vector_index', () => {
+  it('builds the index: every chunk embedded, stored under the index label, index online', async () => {
+    const res = await build({ graph_name: 'neo4j', model: MODEL });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    const total = await expectedChunks(texts);
+    expect(total).toBeGreaterThan(texts.length); // several nodes have more than one chunk
+    expect(body).toEqual({
+      index_name: f.index,
+      total_chunks: total,
+      batches_total: Math.ceil(total / 16),
+      batches_computed: Math.ceil(total / 16),
+      batches_skipped: 0,
+    });
+
+    const [row] = await q(`MATCH (c:${quoteName(chunkLabel(f.index))}) RETURN count(c) AS n, count(DISTINCT c.nodeId) AS nodes, collect(DISTINCT size(c.embedding)) AS dims`);
+    expect(row).toEqual({ n: total, nodes: texts.length, dims: [512] });
+    const [idx] = await q('SHOW VECTOR INDEXES YIELD name, state, labelsOrTypes, options WHERE name = $name RETURN *', { name: f.index });
+    expect(idx?.state).toBe('ONLINE');
+    expect(idx?.labelsOrTypes).toEqual([chunkLabel(f.index)]);
+    expect((idx?.options as { indexConfig: Record<string, unknown> }).indexConfig).toMatchObject({
+      'vector.dimensions': 512,
+      'vector.similarity_function': 'COSINE',
+    });
+    expect((await readdir(cacheDir(f.dataDir, f.index))).filter((n) => n.endsWith('.csv'))).toHaveLength(body.batches_total);
+  });
+
+  it('keeps index data out of the user graph: own label, hidden by isIndexLabel, no relationships', async () => {
+    const labels = (await q('CALL db.labels() YIELD label RETURN label')).map((r) => r.label as string);
+    expect(labels).toContain(chunkLabel(f.index));
+    expect(labels.filter((l) => !isIndexLabel(l))).not.toContain(chunkLabel(f.index));
+    const [row] = await q(`MATCH (c:${quoteName(chunkLabel(f.index))}) RETURN count { (c)--() } AS rels, count { (c) WHERE c[$prop] IS NOT NULL } AS withText`, { prop: f.prop });
+    expect(row).toEqual({ rels: 0, withText: 0 });
+  });
+
+  it('skips every batch on a re-run and leaves the same content', async () => {
+    const before = await indexContent(driver, f.index);
+    const body = await (await build({ graph_name: 'neo4j', model: MODEL })).json();
+    expect(body.batches_computed).toBe(0);
+    expect(body.batches_skipped).toBe(body.batches_total);
+    expect(await indexContent(driver, f.index)).toEqual(before);
+  });
+
+  it('re-embeds changed text and removes chunks of changed and deleted nodes', async () => {
+    const changed = 'Completely rewritten text about calcium channels in muscle cells.';
+    await q(`MATCH (n) WHERE elementId(n) = $id SET n[$prop] = $t`, { id: ids[5], prop: f.prop, t: changed });
+    await q(`MATCH (n) WHERE elementId(n) = $id DETACH DELETE n`, { id: ids[30] });
+    const now = texts.map((t, i) => (i === 5 ? changed : t)).filter((_, i) => i !== 30);
+
+    const body = await (await build({ graph_name: 'neo4j', model: MODEL })).json();
+    expect(body.total_chunks).toBe(await expectedChunks(now));
+    expect(body.batches_computed).toBeGreaterThan(0);
+    expect(body.batches_computed + body.batches_skipped).toBe(body.batches_total);
+
+    const chunks = await q(`MATCH (c:${quoteName(chunkLabel(f.index))}) RETURN c.nodeId AS id, count(*) AS n`);
+    const perNode = new Map(chunks.map((r) => [r.id as string, r.n as number]));
+    expect(perNode.has(ids[30]!)).toBe(false);
+    expect(perNode.get(ids[5]!)).toBe(1);
+    expect([...perNode.values()].reduce((a, b) => a + b, 0)).toBe(body.total_chunks);
+    // The cache keeps only batches of this build.
+    expect((await readdir(cacheDir(f.dataDir, f.index))).filter((n) => n.endsWith('.csv'))).toHaveLength(body.batches_total);
+  });
+
+  it('indexes a second model side by side for the same graph', async () => {
+    const r = await buildVectorIndex(deps, { graph: 'neo4j', model: 'minishlab/potion-base-8M', indexName: side });
+    expect(r.index_name).toBe(side);
+    const [a] = await q(`MATCH (c:${quoteName(chunkLabel(side))}) RETURN count(c) AS n, collect(DISTINCT size(c.embedding)) AS dims`);
+    expect(a).toEqual({ n: r.total_chunks, dims: [256] });
+    const idx = await q('SHOW VECTOR INDEXES YIELD name, state WHERE name IN $names RETURN name, state ORDER BY name', { names: [f.index, side] });
+    expect(idx).toEqual([
+      { name: f.index, state: 'ONLINE' },
+      { name: side, state: 'ONLINE' },
+    ]);
+  });
+});
+
+describe('POST /dev/build_vector_index errors', () => {
+  it('422 for a model outside the registry, listing the valid names', async () => {
+    const res = await build({ graph_name: 'neo4j', model: 'no-such-model' });
+    expect(res.status).toBe(422);
+    const p = await res.json();
+    for (const name of MODEL_NAMES) expect(p.detail).toContain(name);
+  });
+
+  it('422 naming missing fields', async () => {
+    const res = await build({ model: MODEL });
+    expect(res.status).toBe(422);
+    expect((await res.json()).errors.map((e: { path: string }) => e.path)).toContain('body.graph_name');
+  });
+
+  it('404 for an unknown graph', async () => {
+    const res = await build({ graph_name: `nograph${f.tag}`, model: MODEL });
+    expect(res.status).toBe(404);
+    expect((await res.json()).detail).toContain(`nograph${f.tag}`);
+  });
+
+  it('409 while a build of the same index holds the lock', async () => {
+    const key = buildLockKey(deps.kv, f.index);
+    await deps.kv.redis.set(key, 'someone-else', 'PX', 10_000);
+    try {
+      const res = await build({ graph_name: 'neo4j', model: MODEL });
+      expect(res.status).toBe(409);
+      expect((await res.json()).detail).toContain(f.index);
+    } finally {
+      await deps.kv.redis.del(key);
+    }
+  });
+
+  it('409 for a concurrent request, and the lock is freed afterwards', async () => {
+    const [a, b] = await Promise.all([build({ graph_name: 'neo4j', model: MODEL }), build({ graph_name: 'neo4j', model: MODEL })]);
+    expect([a.status, b.status].sort()).toEqual([200, 409]);
+    expect(await deps.kv.redis.exists(buildLockKey(deps.kv, f.index))).toBe(0);
+  });
+
+  it('503 when the graph database is down', async () => {
+    const down = createTestApp({ ...f.env, GRAPHDB_PORT: '1299' });
+    try {
+      const res = await down.app.request('/dev/build_vector_index', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ graph_name: 'neo4j', model: MODEL }),
+      });
+      expect(res.status).toBe(503);
+    } finally {
+      await down.deps.close();
+    }
+  });
+});
