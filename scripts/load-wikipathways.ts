@@ -22,8 +22,8 @@ import neo4j, { type Driver } from 'neo4j-driver';
 import { loadConfig } from '../src/config.js';
 import { createGraphStore } from '../src/graph/driver.js';
 
-/** Default location: `shared/datasets/` beside the repository. */
-export const DEFAULT_DIR = resolve(new URL('.', import.meta.url).pathname, '../../shared/datasets/wikipathways');
+/** Default location: `../shared/datasets/wikipathways` (scripts run from the repository root). */
+export const DEFAULT_DIR = resolve(process.cwd(), '../shared/datasets/wikipathways');
 const ENTITY_LABELS = new Set(['GeneProduct', 'Protein', 'Metabolite', 'Rna']);
 const LABELS = ['Pathway', 'Species', 'OntologyTerm', 'DataNode', ...ENTITY_LABELS];
 
@@ -124,7 +124,11 @@ export async function loadWikiPathways(driver: Driver, opts: LoadOptions = {}): 
   })();
   for await (const rows of batches(participants, size * 4)) {
     const byType = new Map<string, typeof rows>();
-    for (const r of rows) byType.set(r.type, [...(byType.get(r.type) ?? []), r]);
+    for (const r of rows) {
+      const group = byType.get(r.type) ?? [];
+      group.push(r);
+      byType.set(r.type, group);
+    }
     for (const [type, group] of byType) {
       await run(
         `UNWIND $rows AS r

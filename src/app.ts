@@ -16,6 +16,7 @@ import { configRoutes } from './routes/config.js';
 import { mountDocs } from './routes/docs.js';
 import { healthRoutes } from './routes/health.js';
 import { indexBuildRoutes } from './routes/index-build.js';
+import { mcpRoutes } from './routes/mcp.js';
 import { queryRoutes } from './routes/query.js';
 import { vectorRoutes } from './routes/vector.js';
 
@@ -42,9 +43,12 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     cors({
       origin: (origin) => origin || '*',
       credentials: true,
-      exposeHeaders: ['Retry-After', 'X-Request-Id'],
+      exposeHeaders: ['Retry-After', 'X-Request-Id', 'Mcp-Session-Id'],
     }),
   );
+  // MCP speaks JSON-RPC: mounted before the problem+json body limit, it applies MAX_BODY_BYTES
+  // itself and answers every failure as a JSON-RPC error.
+  app.route('/', mcpRoutes(deps));
   app.use(
     bodyLimit({
       maxSize: config.MAX_BODY_BYTES,

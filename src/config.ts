@@ -90,6 +90,12 @@ const EnvSchema = z.object({
   SKELETON_MAX_CHARS: z.coerce.number().int().min(500).default(4_000),
   /** Age after which the graph skeleton is recomputed on next use, in ms. */
   SKELETON_REFRESH_MS: z.coerce.number().int().min(1_000).default(600_000),
+  /** `true`: `/mcp` keeps no sessions (every request gets a fresh MCP server; for several instances behind a load balancer). */
+  MCP_STATELESS: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  /** An MCP session unused this long, in ms, is closed (its client gets 404 and initializes again). */
+  MCP_SESSION_IDLE_MS: z.coerce.number().int().min(1_000).default(3_600_000),
+  /** MCP sessions kept at most; a new one beyond this closes the least recently used. */
+  MCP_MAX_SESSIONS: z.coerce.number().int().min(1).max(100_000).default(1_000),
 });
 
 type Env = z.infer<typeof EnvSchema>;

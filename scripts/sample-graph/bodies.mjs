@@ -61,7 +61,7 @@ export const ASTRONOMERS = [
   ['TOMBAUGH', 'Clyde Tombaugh', 'American', 1906, 1997, 'He found Pluto by comparing photographic plates with a blink comparator'],
   ['CHRISTY', 'James Christy', 'American', 1938, null, 'He noticed a periodic bulge on images of Pluto that turned out to be a moon'],
   ['BROWN', 'Michael E. Brown', 'American', 1965, null, 'His survey of the outer Solar System found several large trans-Neptunian objects'],
-  ['WITT', 'Carl Gustav Witt', 'German', 1866, 1946, 'He worked at the Urania observatory in Berlin'],
+  ['WITT', 'Carl Gustav Witt', 'German', 1866, 1946, 'He worked at the Urania public observatory in Berlin, where he also wrote popular articles on astronomy'],
   ['DEGASPARIS', 'Annibale de Gasparis', 'Italian', 1819, 1892, 'He discovered nine asteroids from Naples'],
   ['CHURYUMOV', 'Klim Churyumov', 'Ukrainian', 1937, 2016, 'He also wrote poetry and books on astronomy for children'],
   ['GERASIMENKO', 'Svetlana Gerasimenko', 'Ukrainian-Tajik', 1945, null, 'She spotted the comet on a photographic plate taken in Almaty'],

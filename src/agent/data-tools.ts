@@ -19,12 +19,14 @@ const vectorSearch = defineTool({
   async run({ query, top_k }, ctx) {
     const nodes = await ctx.search.search({ query, graph: ctx.database, model: ctx.embeddingModel, topK: top_k ?? ctx.defaultTopK });
     ctx.addSources(nodes);
+    // About 12,000 characters of text in all: 600 per node at the default top_k, less for many.
+    const textCap = Math.max(150, Math.min(600, Math.floor(12_000 / Math.max(1, nodes.length))));
     const rows = nodes.map((n) => ({
       dbId: n.dbId,
       displayName: n.displayName,
       labels: n.labels,
       score: Math.round(n.score * 1000) / 1000,
-      text: n.text.length > 600 ? `${n.text.slice(0, 600)}…` : n.text,
+      text: n.text.length > textCap ? `${n.text.slice(0, textCap)}…` : n.text,
     }));
     const names = nodes.map((n) => n.displayName || `#${n.dbId}`).join(', ');
     return { text: rows.length ? JSON.stringify(rows) : 'No similar nodes found.', summary: `${nodes.length} nodes: ${names}` };

@@ -9,7 +9,7 @@ import type { RouteHandler } from '../chat/types.js';
 import type { Config } from '../config.js';
 import type { SourceNode, VectorSearcher } from '../embeddings/types.js';
 import type { GraphStore } from '../graph/driver.js';
-import type { ReadQueryLimits } from '../graph/read-query.js';
+import { readQueryLimits } from '../graph/read-query.js';
 import type { SkeletonCache } from '../graph/skeleton-cache.js';
 import type { Logger } from '../lib/log.js';
 import { DATA_TOOLS } from './data-tools.js';
@@ -20,6 +20,9 @@ import type { AgentTool } from './tools.js';
 
 /** The eight tools: overview, vector_search, graph_query, then the other schema tools. */
 export const AGENT_TOOLS: readonly AgentTool[] = [SCHEMA_TOOLS[0]!, ...DATA_TOOLS, ...SCHEMA_TOOLS.slice(1)];
+
+/** Re-exported for callers that imported it from here; its home is src/graph/read-query.ts. */
+export { readQueryLimits };
 
 /** Options of {@link createAgentHandler}. */
 export interface AgentHandlerOptions {
@@ -38,15 +41,6 @@ export interface AgentHandlerOptions {
   log?: Logger;
   /** Default 32 (the contract's limit); tests may lower it. */
   maxIterations?: number;
-}
-
-/** The graph_query limits from config (shared with MCP). */
-export function readQueryLimits(config: AgentHandlerOptions['config']): ReadQueryLimits {
-  return {
-    timeoutMs: config.GRAPH_QUERY_TIMEOUT_MS,
-    maxRows: config.GRAPH_QUERY_MAX_ROWS,
-    maxChars: config.GRAPH_QUERY_MAX_CHARS,
-  };
 }
 
 /** Builds the agent handler. */

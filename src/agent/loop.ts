@@ -74,12 +74,8 @@ export async function runAgentLoop(opts: AgentLoopOptions): Promise<AgentLoopRes
     if (last && max > 1) messages.push({ role: 'system', content: limitReachedInstruction(max) });
     await opts.emit({ type: 'agent_step', data: { iteration, model: opts.llm.model } });
 
-    const completion = await callModel(opts.llm.client, {
-      model: opts.llm.model,
-      messages,
-      tools,
-      tool_choice: last ? 'none' : 'auto',
-    }, { retries, delayMs, signal: opts.signal });
+    const body = { model: opts.llm.model, messages, tools, tool_choice: last ? ('none' as const) : ('auto' as const) };
+    const completion = await callModel(opts.llm.client, body, { retries, delayMs, signal: opts.signal });
 
     if (completion.usage) {
       const u = { input_tokens: completion.usage.prompt_tokens ?? 0, output_tokens: completion.usage.completion_tokens ?? 0 };
@@ -117,8 +113,14 @@ async function callModel(
   body: OpenAI.Chat.ChatCompletionCreateParamsNonStreaming,
   o: { retries: number; delayMs: number; signal?: AbortSignal },
 ): Promise<ChatCompletion> {
+  // The `openai` client never removes the abort listener it adds to a caller's signal, and the
+  // job signal lives as long as the worker: each call gets a child signal that is let go after.
+  o.signal?.throwIfAborted();
+  const child = new AbortController();
+  const forward = () => child.abort(o.signal?.reason);
+  o.signal?.addEventListener('abort', forward, { once: true });
   try {
-    return await withLlmRetry(() => client.chat.completions.create(body, { signal: o.signal }), {
+    return await withLlmRetry(() => client.chat.completions.create(body, { signal: child.signal }), {
       retries: o.retries,
       delayMs: o.delayMs,
       signal: o.signal,
@@ -126,5 +128,7 @@ async function callModel(
   } catch (err) {
     if (isRateLimited(err)) throw new Error(rateLimitedMessage(o.retries, o.delayMs), { cause: err });
     throw err;
+  } finally {
+    o.signal?.removeEventListener('abort', forward);
   }
 }

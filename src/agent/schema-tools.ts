@@ -108,6 +108,7 @@ const patterns = defineTool({
     }
     let text = lines.slice(0, 200).join('\n') || '(no relationships)';
     if (lines.length > 200) text += `\n(${lines.length - 200} more patterns not shown)`;
+    if (types.length > chosen.length && !type) text += `\n(${types.length - chosen.length} smaller types not shown; ask for one type)`;
     if (type) {
       const { properties } = await relationshipProperties(ctx.graph, ctx.database, type, opts);
       text += `\nProperties of :${type}: ${properties.length ? JSON.stringify(propertyRows(properties)) : '(none)'}`;

@@ -10,9 +10,8 @@ import type { Logger } from '../lib/log.js';
 import type { LlmClients } from '../llm/clients.js';
 import type { JobRecord, JobStore } from '../store/jobs.js';
 import type { RateLimiter } from '../store/rate-limit.js';
-import type { SessionStore } from '../store/sessions.js';
 import { classify } from './router.js';
-import { addUsage, type ChatResponse, type JobEvent, type RouteHandler, type TokenUsage } from './types.js';
+import { addUsage, type ChatResponse, type JobEvent, type Message, type RouteHandler, type TokenUsage } from './types.js';
 
 /** The route handlers the worker dispatches to; `agent` is absent until the agent is wired in. */
 export interface ChatHandlers {
@@ -26,7 +25,6 @@ export interface JobRunnerDeps {
   log: Logger;
   llm: LlmClients;
   jobs: JobStore;
-  sessions: SessionStore;
   limiter: RateLimiter;
   handlers: ChatHandlers;
 }
@@ -44,8 +42,14 @@ export function describeJobError(err: unknown): string {
   return message;
 }
 
-/** Runs `job` to its end; resolves when the finished record is written (or the run was aborted). */
-export async function runJob(deps: JobRunnerDeps, job: JobRecord, processingKey: string, signal: AbortSignal): Promise<void> {
+/** Runs `job` (with the session's trimmed `history`) to its end; resolves when the finished record is written (or the run was aborted). */
+export async function runJob(
+  deps: JobRunnerDeps,
+  job: JobRecord,
+  history: Message[],
+  processingKey: string,
+  signal: AbortSignal,
+): Promise<void> {
   const { config, jobs, limiter } = deps;
   const log = deps.log.child({ jobId: job.job_id });
   const events: JobEvent[] = [];
@@ -58,7 +62,6 @@ export async function runJob(deps: JobRunnerDeps, job: JobRecord, processingKey:
   };
 
   try {
-    const history = await deps.sessions.history(job.session_id);
     const routerTarget = deps.llm.resolve('router', { provider: job.llm.router_provider, model: job.llm.router_model });
     const agentTarget = deps.llm.resolve('agent', { provider: job.llm.provider, model: job.llm.agent_model });
 

@@ -3,18 +3,17 @@
  * (`SERVICE_ROLE` `all` or `worker`). The route handlers are listed in one place:
  * {@link createChatHandlers}.
  */
+import { createAgentHandler } from '../agent/handler.js';
 import type { AppDeps } from '../deps.js';
 import { createLookupHandler } from './lookup.js';
 import type { ChatHandlers } from './run-job.js';
 import { createChatWorker, type ChatWorker } from './worker.js';
 
-/**
- * The worker's route handlers. `agent` is absent until the agent handler is wired in here;
- * without it an agent-routed job ends in `error` saying the agent is not available.
- */
+/** The worker's route handlers: lookup (vector search as Markdown) and the tool-calling agent. */
 export function createChatHandlers(deps: AppDeps): ChatHandlers {
   return {
     lookup: createLookupHandler({ search: deps.search, model: deps.config.EMBEDDING_MODEL, topK: deps.config.VECTOR_SEARCH_TOP_K }),
+    agent: createAgentHandler({ graph: deps.graph, search: deps.search, skeleton: deps.skeleton, config: deps.config, log: deps.log }),
   };
 }
 

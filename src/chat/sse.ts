@@ -1,14 +1,16 @@
 /**
- * The SSE stream of one job as a web-standard ReadableStream: it subscribes to live events
- * first, then replays the stored events after `Last-Event-ID`, then forwards live ones in
- * order (filling any gap from the store), sends `: ping` every `pingMs`, and closes after
- * `job_done` or `job_error`. Framing per event: `id: <seq>`, `event: <type>`, `data: <JSON>`.
- * Cancelling the stream (the client went away) drops the subscription and the timers.
+ * The SSE stream of one job as a web-standard ReadableStream. {@link openJobEventStream}
+ * subscribes to live events first, then reads whether the job exists together with its stored
+ * events after `Last-Event-ID` (one round trip), so nothing published in between is missed.
+ * The stream replays those, forwards live ones in order (filling any gap from the store),
+ * sends `: ping` every `pingMs`, and closes after `job_done` or `job_error`. Framing per
+ * event: `id: <seq>`, `event: <type>`, `data: <JSON>`. Cancelling the stream (the client went
+ * away) drops the subscription and the timers.
  */
 import type { JobStore, SeqEvent } from '../store/jobs.js';
 import type { JobEventHub } from './events.js';
 
-/** Options of {@link createJobEventStream}. */
+/** Options of {@link openJobEventStream}. */
 export interface JobStreamOptions {
   jobs: JobStore;
   hub: JobEventHub;
@@ -35,83 +37,97 @@ export function parseLastEventId(value: string | null | undefined): number {
   return Number(value.trim());
 }
 
-/** Builds the stream; it ends by itself after the final event. */
-export function createJobEventStream(opts: JobStreamOptions): ReadableStream<Uint8Array> {
+/**
+ * Opens the stream of a job; null when the job does not exist (or expired). The stream ends by
+ * itself after the final event.
+ */
+export async function openJobEventStream(opts: JobStreamOptions): Promise<ReadableStream<Uint8Array> | null> {
   const enc = new TextEncoder();
   let last = opts.afterSeq ?? 0;
   let closed = false;
-  let unsubscribe: (() => void) | undefined;
   let pinger: ReturnType<typeof setInterval> | undefined;
   let buffered: SeqEvent[] = [];
   // Serialises writers (replay, live events, pings) so frames stay in seq order.
   let chain: Promise<void> = Promise.resolve();
-  let ctrl!: ReadableStreamDefaultController<Uint8Array>;
+  let ctrl: ReadableStreamDefaultController<Uint8Array> | undefined;
+
+  const enqueueWork = (work: () => Promise<void>) => {
+    chain = chain.then(() => (closed ? undefined : work())).catch(() => finish());
+  };
+  // Live events that arrive before the stream starts wait in `buffered`.
+  const unsubscribe = await opts.hub.subscribe(opts.jobId, (e) => {
+    buffered.push(e);
+    if (ctrl) enqueueWork(drain);
+  });
+  let opened: Awaited<ReturnType<JobStore['open']>>;
+  try {
+    opened = await opts.jobs.open(opts.jobId, last);
+  } catch (err) {
+    unsubscribe();
+    throw err;
+  }
+  if (!opened.exists) {
+    unsubscribe();
+    return null;
+  }
 
   const cleanup = () => {
     closed = true;
     clearInterval(pinger);
-    unsubscribe?.();
+    unsubscribe();
     opts.signal?.removeEventListener('abort', onAbort);
   };
-  const finish = () => {
+  function finish() {
     if (closed) return;
     cleanup();
     try {
-      ctrl.close();
+      ctrl?.close();
     } catch {
       // Already cancelled by the client.
     }
-  };
+  }
   const onAbort = () => finish();
 
   const write = (text: string) => {
-    if (closed) return;
+    if (closed || !ctrl) return;
     try {
       ctrl.enqueue(enc.encode(text));
     } catch {
       cleanup();
     }
   };
-  const send = (events: SeqEvent[]) => {
+  /** Writes the new ones of `events` as one chunk (one socket write), after `prefix`. */
+  const send = (events: SeqEvent[], prefix = '') => {
+    let text = prefix;
+    let final = false;
     for (const e of events) {
-      if (closed || e.seq <= last) continue;
+      if (closed || final || e.seq <= last) continue;
       last = e.seq;
-      write(sseFrame(e));
-      if (isFinal(e.event.type)) return finish();
+      text += sseFrame(e);
+      final = isFinal(e.event.type);
     }
+    if (text) write(text);
+    if (final) finish();
   };
-  /** Sends stored events after `last` (replay, gaps, and the ping-time safety net). */
+  /** Sends stored events after `last` (gaps, and the ping-time safety net). */
   const catchUp = async () => send(await opts.jobs.events(opts.jobId, last));
-  const drain = async () => {
+  async function drain() {
     const batch = buffered.sort((a, b) => a.seq - b.seq);
     buffered = [];
-    for (const e of batch) {
-      if (closed) return;
-      if (e.seq > last + 1) await catchUp();
-      send([e]);
-    }
-  };
-  const enqueueWork = (work: () => Promise<void>) => {
-    chain = chain.then(() => (closed ? undefined : work())).catch(() => finish());
-  };
+    const fresh = batch.filter((e) => e.seq > last);
+    // A gap (an event published but not delivered live) is filled from the store.
+    if (!fresh.every((e, i) => e.seq === last + 1 + i)) return catchUp();
+    send(fresh);
+  }
 
   return new ReadableStream<Uint8Array>({
-    async start(controller) {
+    start(controller) {
       ctrl = controller;
       if (opts.signal?.aborted) return finish();
       opts.signal?.addEventListener('abort', onAbort, { once: true });
-      write(': stream open\n\n');
-      try {
-        const unsub = await opts.hub.subscribe(opts.jobId, (e) => {
-          buffered.push(e);
-          enqueueWork(drain);
-        });
-        if (closed) return unsub();
-        unsubscribe = unsub;
-      } catch {
-        return finish();
-      }
-      enqueueWork(catchUp);
+      send(opened.events, ': stream open\n\n');
+      if (closed) return;
+      if (buffered.length) enqueueWork(drain);
       pinger = setInterval(() => {
         write(': ping\n\n');
         enqueueWork(async () => {

@@ -14,7 +14,6 @@ import { createJobStore } from '../store/jobs.js';
 import { createJobQueue } from '../store/queue.js';
 import { createRateLimiter } from '../store/rate-limit.js';
 import type { KvStore } from '../store/redis.js';
-import { createSessionStore } from '../store/sessions.js';
 import { runJob, type ChatHandlers, type JobRunnerDeps } from './run-job.js';
 
 /** Times a job is taken before a crash of its worker ends it in `error` (first try + one retry). */
@@ -57,12 +56,12 @@ export function createChatWorker(opts: ChatWorkerOptions): ChatWorker {
     log,
     llm: opts.llm,
     jobs,
-    sessions: createSessionStore(kv),
     limiter: createRateLimiter(kv),
     handlers: opts.handlers,
   };
   const processingKey = queue.processingKey(id);
-  const abort = new AbortController();
+  const controllers = new Set<AbortController>();
+  let aborting = false;
   const active = new Set<Promise<void>>();
   let blocking: ReturnType<KvStore['blockingClient']> | undefined;
   let heartbeat: ReturnType<typeof setInterval> | undefined;
@@ -100,8 +99,8 @@ export function createChatWorker(opts: ChatWorkerOptions): ChatWorker {
   };
 
   const runOne = async (jobId: string) => {
-    const job = await jobs.take(jobId);
-    if (!job) {
+    const taken = await jobs.take(jobId);
+    if (!taken) {
       // Expired while queued, or already finished by a recovering worker.
       await kv.redis.lrem(processingKey, 1, jobId);
       return;
@@ -109,12 +108,12 @@ export function createChatWorker(opts: ChatWorkerOptions): ChatWorker {
     // A signal per job: the openai client never removes the abort listeners it adds, so a
     // worker-wide signal would collect one per model call for the life of the process.
     const jobAbort = new AbortController();
-    const relay = () => jobAbort.abort(abort.signal.reason);
-    abort.signal.addEventListener('abort', relay, { once: true });
+    if (aborting) jobAbort.abort(new Error('the worker is shutting down'));
+    controllers.add(jobAbort);
     try {
-      await runJob(runner, job, processingKey, jobAbort.signal);
+      await runJob(runner, taken.job, taken.history, processingKey, jobAbort.signal);
     } finally {
-      abort.signal.removeEventListener('abort', relay);
+      controllers.delete(jobAbort);
     }
   };
 
@@ -172,7 +171,8 @@ export function createChatWorker(opts: ChatWorkerOptions): ChatWorker {
         clearTimeout(timer);
         if (active.size) {
           log.warn('aborting running jobs at shutdown', { jobs: active.size });
-          abort.abort(new Error('the worker is shutting down'));
+          aborting = true;
+          for (const c of controllers) c.abort(new Error('the worker is shutting down'));
           await Promise.race([all, sleep(2_000)]);
         }
         clearInterval(heartbeat);

@@ -1,8 +1,8 @@
 /**
  * The vector index build, shared by `POST /dev/build_vector_index` and `scripts/build-index`:
- * stream the text nodes → chunk → embed a batch (or load it from the CSV cache) → write the
- * batch's chunk nodes, with one write in flight while the next batch is embedded; then delete
- * stale chunks, create the vector index and wait until it is online.
+ * create the vector index, then stream the text nodes → chunk → embed a batch (or load it from
+ * the CSV cache) → write the batch's chunk nodes (up to two writes in flight while the next
+ * batch is embedded); then delete stale chunks and wait until the index is online.
  *
  * Re-runs: a batch found in the cache is not embedded again (`batches_skipped`), and a batch the
  * graph already holds in full is not written again, so an interrupted build resumes cheaply and
@@ -75,7 +75,7 @@ export interface BuildTimings {
   cacheMs: number;
   /** Stale chunk deletion. */
   cleanupMs: number;
-  /** Vector index creation and population. */
+  /** Waiting for the vector index to be online after the last write. */
   indexMs: number;
 }
 
@@ -160,7 +160,7 @@ export async function buildVectorIndex(deps: IndexBuildDeps, opts: BuildIndexOpt
     const timings: BuildTimings = { totalMs: 0, tokenizeMs: 0, inferenceMs: 0, writeMs: 0, cacheMs: 0, cleanupMs: 0, indexMs: 0 };
     const report = () => opts.onProgress?.({ ...progress });
     log.info('index build started', { nodes: progress.nodesTotal, batchSize });
-    await writer.prepare();
+    await writer.prepare(config.INDEX_ONLINE_TIMEOUT_MS);
 
     const keys: string[] = [];
     const writes = createWriteQueue(2);
@@ -211,7 +211,7 @@ export async function buildVectorIndex(deps: IndexBuildDeps, opts: BuildIndexOpt
     progress.phase = 'indexing';
     report();
     t = performance.now();
-    await writer.createIndex((percent) => {
+    await writer.awaitOnline((percent) => {
       progress.indexPercent = percent;
       report();
     }, config.INDEX_ONLINE_TIMEOUT_MS);

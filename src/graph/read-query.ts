@@ -7,6 +7,7 @@
  * Independent of the chat code.
  */
 import neo4j, { Neo4jError, type Plan } from 'neo4j-driver';
+import type { Config } from '../config.js';
 import type { GraphStore } from './driver.js';
 import { toPlainJson, type Json } from './plain-json.js';
 import { checkPlan, checkQueryText, QueryRefusedError } from './read-guard.js';
@@ -21,6 +22,13 @@ export interface ReadQueryLimits {
   maxChars: number;
   /** Rows counted past `maxRows` before giving up counting (default 10,000). */
   countLimit?: number;
+}
+
+/** The limits configured by `GRAPH_QUERY_TIMEOUT_MS`, `GRAPH_QUERY_MAX_ROWS` and `GRAPH_QUERY_MAX_CHARS`. */
+export function readQueryLimits(
+  config: Pick<Config, 'GRAPH_QUERY_TIMEOUT_MS' | 'GRAPH_QUERY_MAX_ROWS' | 'GRAPH_QUERY_MAX_CHARS'>,
+): ReadQueryLimits {
+  return { timeoutMs: config.GRAPH_QUERY_TIMEOUT_MS, maxRows: config.GRAPH_QUERY_MAX_ROWS, maxChars: config.GRAPH_QUERY_MAX_CHARS };
 }
 
 /** A query's rows as plain JSON. */

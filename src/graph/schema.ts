@@ -106,8 +106,8 @@ function toPropertyInfo(rows: Record<string, unknown>[], sampled: number): Prope
 
 const PROPERTY_STATS = `
 UNWIND keys(x) AS name
-WITH name, x[name] AS v
-RETURN name, count(*) AS filled, collect(DISTINCT valueType(v))[..3] AS types,
+WITH name, x[name] AS v, sampled
+RETURN name, sampled, count(*) AS filled, collect(DISTINCT valueType(v))[..3] AS types,
   head(collect(v)) AS example, max(CASE WHEN v IS :: LIST<ANY> THEN size(v) ELSE 0 END) AS size`;
 
 /** Properties of a label from a sample of its nodes (`SAMPLE_SIZE`), most common first. */
@@ -119,7 +119,7 @@ export async function labelProperties(
 ): Promise<{ sampled: number; properties: PropertyInfo[] }> {
   const sample = opts.sample ?? SAMPLE_SIZE;
   const q = `MATCH (x:${quoteName(label)}) WITH x LIMIT $sample WITH collect(x) AS xs, count(x) AS sampled
-UNWIND xs AS x ${PROPERTY_STATS}, sampled`;
+UNWIND xs AS x ${PROPERTY_STATS}`;
   const rows = await read(graph, database, q, { sample: neo4j.int(sample) }, opts);
   const sampled = Number(rows[0]?.sampled ?? 0);
   return { sampled, properties: toPropertyInfo(rows, sampled) };
@@ -134,7 +134,7 @@ export async function relationshipProperties(
 ): Promise<{ sampled: number; properties: PropertyInfo[] }> {
   const sample = opts.sample ?? SAMPLE_SIZE;
   const q = `MATCH ()-[x:${quoteName(type)}]->() WITH x LIMIT $sample WITH collect(x) AS xs, count(x) AS sampled
-UNWIND xs AS x ${PROPERTY_STATS}, sampled`;
+UNWIND xs AS x ${PROPERTY_STATS}`;
   const rows = await read(graph, database, q, { sample: neo4j.int(sample) }, opts);
   const sampled = Number(rows[0]?.sampled ?? 0);
   return { sampled, properties: toPropertyInfo(rows, sampled) };

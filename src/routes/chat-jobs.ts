@@ -1,7 +1,7 @@
 /** `GET /chat/job/{job_id}` (poll a job) and `GET /chat/job/{job_id}/stream` (its SSE events). */
 import { createRoute, z } from '@hono/zod-openapi';
 import { createJobEventHub } from '../chat/events.js';
-import { createJobEventStream, parseLastEventId } from '../chat/sse.js';
+import { openJobEventStream, parseLastEventId } from '../chat/sse.js';
 import type { AppDeps } from '../deps.js';
 import { AppError } from '../errors.js';
 import { createRouter, problem } from '../lib/openapi.js';
@@ -95,9 +95,9 @@ export function chatJobRoutes(deps: AppDeps) {
     })
     .openapi(streamRoute, async (c) => {
       const { job_id } = c.req.valid('param');
-      if (!(await jobs.get(job_id))) throw notFound(job_id);
       const afterSeq = parseLastEventId(c.req.valid('header')['last-event-id'] ?? c.req.valid('query').last_event_id);
-      const stream = createJobEventStream({ jobs, hub, jobId: job_id, afterSeq, pingMs: deps.config.SSE_PING_MS, signal: c.req.raw.signal });
+      const stream = await openJobEventStream({ jobs, hub, jobId: job_id, afterSeq, pingMs: deps.config.SSE_PING_MS, signal: c.req.raw.signal });
+      if (!stream) throw notFound(job_id);
       return new Response(stream, {
         status: 200,
         headers: {

@@ -30,13 +30,20 @@ redis.call('LPUSH', KEYS[6], ARGV[5])
 return {sid, isnew}
 `;
 
-/** KEYS: job. Marks it running and counts the attempt; nil when gone or finished. */
+/**
+ * KEYS: job. ARGV: the session messages key with \`{sid}\` in place of the session ID, history
+ * length. Marks the job running and counts the attempt; returns \`{job hash, last messages}\`,
+ * or nil when the job is gone or finished. (The messages key is known only once the job is
+ * read, so it is built here from the template \`keys.ts\` gives.)
+ */
 export const TAKE_LUA = `
 local st = redis.call('HGET', KEYS[1], 'status')
 if not st or st == 'done' or st == 'error' then return false end
 redis.call('HSET', KEYS[1], 'status', 'running')
 redis.call('HINCRBY', KEYS[1], 'attempts', 1)
-return redis.call('HGETALL', KEYS[1])
+local sid = redis.call('HGET', KEYS[1], 'session_id') or ''
+local mkey = string.gsub(ARGV[1], '{sid}', sid)
+return {redis.call('HGETALL', KEYS[1]), redis.call('LRANGE', mkey, -tonumber(ARGV[2]), -1)}
 `;
 
 /**

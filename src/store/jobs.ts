@@ -7,7 +7,7 @@
 import type { ChatResponse, JobEvent, Message } from '../chat/types.js';
 import type { LlmProvider } from '../llm/types.js';
 import type { KvStore } from './redis.js';
-import { createKeys, LIFETIMES, nowSeconds } from './keys.js';
+import { createKeys, HISTORY_MESSAGES, LIFETIMES, nowSeconds } from './keys.js';
 import { defineScript } from './script.js';
 import { FINISH_LUA, PUBLISH_LUA, SUBMIT_LUA, TAKE_LUA } from './jobs-lua.js';
 
@@ -64,8 +64,13 @@ export interface JobStore {
   submit(job: NewJob): Promise<{ jobId: string; sessionId: string; isNewSession: boolean }>;
   /** The job, or null when unknown or expired. */
   get(jobId: string): Promise<JobRecord | null>;
-  /** Marks a queued job `running` and counts the attempt; null when gone or already finished. */
-  take(jobId: string): Promise<JobRecord | null>;
+  /**
+   * Marks a queued job `running`, counts the attempt and reads the session's last 10 message
+   * pairs; null when the job is gone or already finished.
+   */
+  take(jobId: string): Promise<{ job: JobRecord; history: Message[] } | null>;
+  /** Whether the job exists, and its events after `afterSeq` — one round trip. */
+  open(jobId: string, afterSeq?: number): Promise<{ exists: boolean; events: SeqEvent[] }>;
   /** Appends an event (job events, session `pending_events`, live channel); returns its seq. */
   publish(job: Pick<JobRecord, 'job_id' | 'session_id'>, event: JobEvent): Promise<number>;
   /**
@@ -101,6 +106,9 @@ export function parseJob(h: Record<string, string>): JobRecord | null {
   };
 }
 
+const toSeqEvents = (items: string[], afterSeq: number): SeqEvent[] =>
+  items.map((s, i) => ({ seq: afterSeq + i + 1, event: JSON.parse(s) as JobEvent }));
+
 const toHash = (flat: unknown): Record<string, string> => {
   const arr = flat as string[];
   const h: Record<string, string> = {};
@@ -130,8 +138,15 @@ export function createJobStore(kv: KvStore): JobStore {
       return parseJob(await redis.hgetall(keys.job(jobId)));
     },
     async take(jobId) {
-      const reply = await TAKE(redis, [keys.job(jobId)], []);
-      return reply ? parseJob(toHash(reply)) : null;
+      const reply = (await TAKE(redis, [keys.job(jobId)], [keys.sessionMessages('{sid}'), HISTORY_MESSAGES])) as [string[], string[]] | null;
+      const job = reply ? parseJob(toHash(reply[0])) : null;
+      return job ? { job, history: reply![1].map((s) => JSON.parse(s) as Message) } : null;
+    },
+    async open(jobId, afterSeq = 0) {
+      const res = await redis.pipeline().exists(keys.job(jobId)).lrange(keys.jobEvents(jobId), afterSeq, -1).exec();
+      const [[e1, exists], [e2, items]] = res as [[Error | null, number], [Error | null, string[]]];
+      if (e1 || e2) throw e1 ?? e2;
+      return { exists: exists === 1, events: toSeqEvents(items, afterSeq) };
     },
     async publish(job, event) {
       const seq = await PUBLISH(
@@ -172,8 +187,7 @@ export function createJobStore(kv: KvStore): JobStore {
       return Number(seq);
     },
     async events(jobId, afterSeq = 0) {
-      const items = await redis.lrange(keys.jobEvents(jobId), afterSeq, -1);
-      return items.map((s, i) => ({ seq: afterSeq + i + 1, event: JSON.parse(s) as JobEvent }));
+      return toSeqEvents(await redis.lrange(keys.jobEvents(jobId), afterSeq, -1), afterSeq);
     },
   };
 }

@@ -2,6 +2,7 @@
 import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createJobStore } from '../../src/store/jobs.js';
 import { createKeys } from '../../src/store/keys.js';
 import { routerReply } from '../helpers/llm-server.js';
 import { parseSse, startHarness, type Harness } from './chat-harness.js';
@@ -64,6 +65,25 @@ describe('GET /chat/job/{id}/stream', () => {
     await h.startWorker();
     const res = await pending;
     expect(res.frames.filter((f) => f.event).map((f) => f.event)).toEqual(['routing_started', 'routing_done', 'job_done']);
+  });
+
+  it('fills a gap when a live message was lost', async () => {
+    const keys = createKeys(h.deps.kv.prefix);
+    const jobs = createJobStore(h.deps.kv);
+    const job = { job_id: crypto.randomUUID(), session_id: crypto.randomUUID() };
+    await h.deps.kv.redis.hset(keys.job(job.job_id), { job_id: job.job_id, session_id: job.session_id, status: 'running' });
+    const reading = h.stream(job.job_id);
+    await new Promise((r) => setTimeout(r, 50));
+    // Stored but never published: only the gap check can find it.
+    await h.deps.kv.redis.rpush(keys.jobEvents(job.job_id), JSON.stringify({ type: 'routing_started', data: {} }));
+    await jobs.publish(job, { type: 'routing_done', data: { route: 'lookup' } });
+    await jobs.publish(job, { type: 'job_done', data: { answer: 'x' } });
+    const { frames } = await reading;
+    expect(frames.filter((f) => f.event).map((f) => [f.id, f.event])).toEqual([
+      [1, 'routing_started'],
+      [2, 'routing_done'],
+      [3, 'job_done'],
+    ]);
   });
 
   it('drops the subscription when the client goes away (real HTTP server)', async () => {

@@ -26,6 +26,8 @@ describe('checkQueryText', () => {
     ['EXPLAIN MATCH (n) RETURN n', /without EXPLAIN/],
     ['PROFILE MATCH (n) RETURN n', /without EXPLAIN/],
     ['   ', /empty/],
+    ["MATCH (n) WHERE n.x = 'a\\'b' CALL dbms.listConfig() YIELD name RETURN name", /dbms\.listConfig/],
+    ['MATCH (n) /* hidden */ SET n.x = 1 WITH n LOAD CSV FROM $u AS l RETURN l', /LOAD CSV/],
   ])('refuses %s', (cypher, why) => {
     expect(() => checkQueryText(cypher)).toThrow(QueryRefusedError);
     expect(() => checkQueryText(cypher)).toThrow(why);
@@ -38,6 +40,9 @@ describe('checkQueryText', () => {
     'MATCH (n) RETURN n.user AS user, point.distance(n.p, n.q) AS d',
     'SHOW INDEXES',
     'MATCH (n) WHERE n.dbId = 3 RETURN elementId(n), valueType(n.x)',
+    "MATCH (n) WHERE toLower(n.text) CONTAINS 'use case' OR n.text CONTAINS 'load csv' RETURN n",
+    'MATCH (n) WHERE n.note = "call dbms.listConfig() // not code" RETURN n',
+    "MATCH (n:`it's`) RETURN n // USE system",
   ])('lets %s through', (cypher) => {
     expect(() => checkQueryText(cypher)).not.toThrow();
   });

@@ -137,11 +137,8 @@ export class AssistantView {
   }
 
   private foldSteps(): void {
-    if (!this.count) {
-      this.steps.hidden = true;
-      return;
-    }
     this.steps.open = false;
+    this.steps.hidden = this.count === 0;
     this.stepsSummary.textContent = `Steps (${this.count})`;
   }
 }

@@ -85,9 +85,9 @@ export async function followJob(jobId: string, handlers: FollowHandlers, opts: F
         await reader.cancel().catch(() => {});
         return 'finished';
       }
-    } catch (err) {
+    } catch {
+      // A network failure mid-stream is handled like an early end: reconnect below.
       if (opts.signal?.aborted) break;
-      void err;
     }
     // The stream ended or failed before the final event: resume where it stopped.
     failures += 1;

@@ -1,0 +1,21 @@
+/**
+ * The API alone, for `bench:search`: the real deps and app from the environment, served by
+ * @hono/node-server on `BENCH_PORT` (default 0 = any free port); prints `listening <port>` once it accepts
+ * connections. No UI and no chat worker, so the process serves searches only.
+ */
+import { serve } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+import { createApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { createDeps } from '../src/server.js';
+
+const config = loadConfig(process.env);
+const deps = createDeps(config, async () => null);
+const app = createApp(deps);
+const server = serve({ fetch: app.fetch, port: Number(process.env.BENCH_PORT ?? 0) }, (info: AddressInfo) => {
+  console.log(`listening ${info.port}`);
+});
+process.once('SIGTERM', () => {
+  server.close();
+  void Promise.allSettled([deps.graph.close(), deps.kv.close(), deps.embedders.close()]).then(() => process.exit(0));
+});

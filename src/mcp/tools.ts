@@ -1,0 +1,153 @@
+/**
+ * The two MCP tools: `vector_search` (semantic search over the graph's vector index) and
+ * `graph_query` (read-only Cypher). Both call what the HTTP API and the chat agent call
+ * (`deps.search`, `runReadQuery` with the agent's limits), so results, limits and messages are
+ * the same everywhere. A failure comes back as a tool result with `isError: true` and a message
+ * the calling model can act on, never as a protocol error or a dropped connection.
+ */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { readQueryLimits } from '../agent/handler.js';
+import type { AppDeps } from '../deps.js';
+import { MAX_TOP_K } from '../embeddings/vector-search.js';
+import { toAppError } from '../errors.js';
+import { ReadQueryError, runReadQuery } from '../graph/read-query.js';
+
+/** What the tools use from the app's dependencies. */
+export type McpToolDeps = Pick<AppDeps, 'config' | 'graph' | 'search' | 'log'>;
+
+const SourceNodeSchema = z.object({
+  dbId: z.number().int().describe('Node identifier; use it in graph_query as `WHERE n.dbId = $id` (or `id(n)` when the node has no dbId property)'),
+  displayName: z.string().describe('Display name of the node (may be empty)'),
+  text: z.string().describe('The whole text of the node'),
+  score: z.number().describe('Cosine similarity of its best matching chunk, 0..1, higher is closer'),
+  labels: z.array(z.string()),
+});
+
+const VectorSearchOutput = {
+  graph_name: z.string(),
+  model: z.string().describe('Embedding model of the index that was searched'),
+  results: z.array(SourceNodeSchema).describe('Best match first, one entry per node'),
+};
+
+const GraphQueryOutput = {
+  columns: z.array(z.string()),
+  rows: z.array(z.record(z.string(), z.unknown())).describe('One object per row, keyed by column; nodes and relationships as plain objects'),
+  totalRows: z.number().int().describe('Rows the query produced (a lower bound when totalIsExact is false)'),
+  totalIsExact: z.boolean(),
+  truncated: z.boolean().describe('True when fewer rows are returned than the query produced'),
+  note: z.string().optional().describe('"showing N of M rows …" when truncated'),
+};
+
+/** A successful result: the structured value, and the same value as JSON text for clients that only read text. */
+function ok<T extends Record<string, unknown>>(value: T): CallToolResult & { structuredContent: T } {
+  return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
+}
+
+const GRAPH_DOWN = new Set(['ServiceUnavailable', 'SessionExpired']);
+
+/** The caller-facing message of a failure; faults are logged and their internals kept out. */
+function describeFailure(deps: McpToolDeps, tool: string, err: unknown): string {
+  // ReadQueryError and AppError messages are written for the caller.
+  if (err instanceof ReadQueryError) return err.message;
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && GRAPH_DOWN.has(code)) {
+    deps.log.warn('mcp tool failed', { tool, error: err });
+    return 'the graph database is unavailable; try again shortly';
+  }
+  // Anything else that is not an AppError becomes a bare "unexpected error" (details in the log).
+  const appErr = toAppError(err);
+  if (appErr.status >= 500) deps.log.warn('mcp tool failed', { tool, status: appErr.status, error: err });
+  return appErr.message;
+}
+
+/** Runs a tool body; any failure becomes an `isError` result with the message a caller can act on. */
+async function guarded(
+  deps: McpToolDeps,
+  tool: string,
+  run: () => Promise<CallToolResult>,
+): Promise<CallToolResult> {
+  const started = performance.now();
+  try {
+    const result = await run();
+    deps.log.debug('mcp tool', { tool, ms: Math.round(performance.now() - started) });
+    return result;
+  } catch (err) {
+    return { content: [{ type: 'text', text: `Error: ${describeFailure(deps, tool, err)}` }], isError: true };
+  }
+}
+
+/** Registers `vector_search` and `graph_query` on `server`. */
+export function registerGraphTools(server: McpServer, deps: McpToolDeps): void {
+  const { config } = deps;
+  const graphName = z
+    .string()
+    .min(1)
+    .optional()
+    .describe(`Graph to use: a Neo4j database name. Default "${config.GRAPHDB_GRAPH}"; leave it out unless told otherwise.`);
+
+  server.registerTool(
+    'vector_search',
+    {
+      title: 'Semantic search over the graph',
+      description:
+        'Finds the graph nodes whose text is most similar in meaning to a sentence (vector similarity over the graph\'s index). ' +
+        'Returns nodes with dbId, displayName, labels, score (cosine, higher is closer) and text, best first. ' +
+        'Use it to find the nodes a question is about when you do not know their exact names, then explore around them with graph_query.',
+      inputSchema: {
+        sentence: z.string().min(1).describe('What to look for, in natural language: a phrase, a question or a sentence.'),
+        graph_name: graphName,
+        top_k: z
+          .number()
+          .int()
+          .min(1)
+          .max(MAX_TOP_K)
+          .default(config.VECTOR_SEARCH_TOP_K)
+          .describe(`How many nodes to return, 1 to ${MAX_TOP_K} (default ${config.VECTOR_SEARCH_TOP_K}).`),
+      },
+      outputSchema: VectorSearchOutput,
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    ({ sentence, graph_name, top_k }) =>
+      guarded(deps, 'vector_search', async () => {
+        const graph = graph_name ?? config.GRAPHDB_GRAPH;
+        const results = await deps.search.search({ query: sentence, graph, model: config.EMBEDDING_MODEL, topK: top_k });
+        return ok({ graph_name: graph, model: config.EMBEDDING_MODEL, results });
+      }),
+  );
+
+  const limits = readQueryLimits(config);
+  server.registerTool(
+    'graph_query',
+    {
+      title: 'Read-only Cypher query',
+      description:
+        'Runs one read-only Cypher query on the graph (Neo4j) and returns its rows as JSON. Writes, LOAD CSV, dbms.* and admin commands are refused. ' +
+        `Results are capped at ${limits.maxRows} rows and ${limits.maxChars} characters (a note says "showing N of M rows" when cut) and a query is stopped after ${limits.timeoutMs / 1000} s, ` +
+        'so aggregate, ORDER BY and LIMIT. Explore the schema first, e.g. "CALL db.labels()" or "MATCH (n:Label) RETURN keys(n) LIMIT 5". ' +
+        'Pass values as parameters ($name) rather than pasting them into the query. On a database error, read the message, fix the query and try again.',
+      inputSchema: {
+        cypher_query: z
+          .string()
+          .min(1)
+          .describe('One Cypher statement, e.g. "MATCH (p:Person)-[:KNOWS]->(f) RETURN p.name, count(f) AS friends ORDER BY friends DESC LIMIT 10".'),
+        graph_name: graphName,
+        parameters: z.record(z.string(), z.unknown()).optional().describe('Values for $parameters used in the query, e.g. {"name": "Ada"}.'),
+      },
+      outputSchema: GraphQueryOutput,
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    ({ cypher_query, graph_name, parameters }) =>
+      guarded(deps, 'graph_query', async () => {
+        const graph = graph_name ?? config.GRAPHDB_GRAPH;
+        // The contract's "each call creates its own graph database client from the chat-agent
+        // configuration": the connection does come from GRAPHDB_URL/GRAPHDB_PORT (deps.graph is
+        // built from them at start-up), and each call gets its own session and transaction, but
+        // the driver and its connection pool are shared — a driver per call would pay a TCP and
+        // Bolt handshake on every query and leave pools behind under load.
+        const result = await runReadQuery(deps.graph, graph, cypher_query, parameters ?? {}, limits);
+        return ok({ ...result });
+      }),
+  );
+}

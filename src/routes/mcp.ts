@@ -1,0 +1,52 @@
+/**
+ * `/mcp`: the Model Context Protocol endpoint for outside agents (streamable HTTP; tools
+ * `vector_search` and `graph_query`). The protocol work is in src/mcp/; this file mounts it and
+ * lists it on the OpenAPI page. It speaks JSON-RPC, so its errors are JSON-RPC error bodies,
+ * not problem+json, and it applies `MAX_BODY_BYTES` itself (as a JSON-RPC 413).
+ */
+import { z } from '@hono/zod-openapi';
+import type { AppDeps } from '../deps.js';
+import { createMcpHandler, jsonRpcError } from '../mcp/http.js';
+import { createRouter } from '../lib/openapi.js';
+
+const JsonRpcSchema = z
+  .object({ jsonrpc: z.literal('2.0'), id: z.union([z.string(), z.number()]).optional(), method: z.string(), params: z.unknown().optional() })
+  .openapi('JsonRpcMessage');
+
+const DESCRIPTION =
+  'Model Context Protocol over streamable HTTP (JSON-RPC 2.0) for MCP clients; use an MCP client, not this page. ' +
+  'Tools: `vector_search(sentence, graph_name?, top_k?)` and `graph_query(cypher_query, graph_name?, parameters?)`, read-only. ' +
+  'POST `initialize` without `Mcp-Session-Id` opens a session (the id comes back in `Mcp-Session-Id`); send that header on later ' +
+  'POSTs, on GET (server-to-client SSE stream) and on DELETE (ends the session). A POST of any other request without the header ' +
+  'is answered statelessly. Send `Accept: application/json, text/event-stream`.';
+
+/** The MCP endpoint at `/mcp` (and `/mcp/`). */
+export function mcpRoutes(deps: AppDeps) {
+  const mcp = createMcpHandler(deps);
+  const router = createRouter();
+  router.openAPIRegistry.registerPath({
+    method: 'post',
+    path: '/mcp',
+    tags: ['mcp'],
+    summary: 'MCP endpoint for outside agents (JSON-RPC over streamable HTTP)',
+    description: DESCRIPTION,
+    request: { body: { content: { 'application/json': { schema: JsonRpcSchema } } } },
+    responses: {
+      200: { description: 'JSON-RPC response, as JSON or as an SSE stream (`text/event-stream`)' },
+      202: { description: 'Notification or response accepted' },
+      400: { description: 'JSON-RPC error: parse error, invalid message, missing session id' },
+      404: { description: 'JSON-RPC error: the session ended or expired; initialize again' },
+    },
+  });
+  const handle = async (req: Request) => {
+    try {
+      return await mcp.handle(req);
+    } catch (err) {
+      deps.log.error('mcp request failed', { error: err });
+      return jsonRpcError(500, -32603, 'Internal error');
+    }
+  };
+  router.all('/mcp', (c) => handle(c.req.raw));
+  router.all('/mcp/', (c) => handle(c.req.raw));
+  return router;
+}

@@ -1,0 +1,210 @@
+/**
+ * The agent route end to end: the real worker, Redis and Neo4j, the scripted model server
+ * and a fixed vector searcher. Covers a multi-step run with its events and summed tokens,
+ * tool errors fed back to the model, the 32-call limit, and the 429 retry policy.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { AGENT_TOOLS, createAgentHandler } from '../../src/agent/handler.js';
+import { limitNote, MAX_ITERATIONS, rateLimitedMessage } from '../../src/agent/loop.js';
+import type { RouteHandler } from '../../src/chat/types.js';
+import { routerReply, toolCallReply, type RecordedRequest } from '../helpers/llm-server.js';
+import { NODES } from './chat-fixtures.js';
+import { startHarness, type Harness } from './chat-harness.js';
+
+const tag = randomUUID().slice(0, 8);
+const PERSON = `AgPerson_${tag}`;
+const CITY = `AgCity_${tag}`;
+const LIVES = `LIVES_IN_${tag}`;
+const RETRY_MS = 60;
+let h: Harness;
+let agent: RouteHandler;
+
+const db = (cypher: string) => h.deps.graph.driver.executeQuery(cypher, {}, { database: 'neo4j' });
+const toolMessages = (req: RecordedRequest) => (req.body.messages as any[]).filter((m) => m.role === 'tool').map((m) => m.content as string);
+
+/** Runs one agent-routed job and returns its final record and SSE events. */
+async function ask(question: string) {
+  const sub = await h.submit(question);
+  const { frames } = await h.stream(sub.job_id, {}, 30_000);
+  const job = await h.waitJob(sub.job_id, 30_000);
+  return { job, events: frames.filter((f) => f.event).map((f) => ({ type: f.event!, data: f.data })) };
+}
+
+beforeAll(async () => {
+  h = await startHarness({ env: { LLM_RETRY_DELAY_MS: String(RETRY_MS) }, handlers: { agent: (input) => agent(input) } });
+  agent = createAgentHandler({ graph: h.deps.graph, search: h.searcher, skeleton: h.deps.skeleton, config: h.deps.config });
+  await db(`CREATE (:${PERSON} {name: 'Ada'})-[:${LIVES} {since: 1833}]->(:${CITY} {name: 'London'}),
+                   (:${PERSON} {name: 'Charles'})-[:${LIVES}]->(:${CITY} {name: 'Paris'})`);
+});
+afterAll(async () => {
+  await db(`MATCH (n) WHERE n:${PERSON} OR n:${CITY} DETACH DELETE n`);
+  await h.close();
+});
+beforeEach(() => {
+  h.llm.reset();
+  h.llm.setDefault({ content: 'ok' });
+  h.searcher.calls.length = 0;
+});
+
+describe('agent route', () => {
+  it('explores labels, then patterns, then queries, and answers with events in order and summed tokens', async () => {
+    const usage = (p: number, c: number) => ({ usage: { prompt_tokens: p, completion_tokens: c } });
+    h.llm.script(
+      routerReply('agent', 0.9, 'needs the graph'),
+      { ...toolCallReply({ name: 'get_node_labels', arguments: {} }), ...usage(100, 10) },
+      { ...toolCallReply({ name: 'get_relationship_patterns', arguments: { type: LIVES } }), ...usage(200, 20) },
+      {
+        ...toolCallReply(
+          { name: 'graph_query', arguments: { cypher_query: `MATCH (p:${PERSON})-[:${LIVES}]->(c:${CITY}) RETURN p.name AS person, c.name AS city ORDER BY person` } },
+          { name: 'vector_search', arguments: { query: 'Ada Lovelace' } },
+        ),
+        ...usage(300, 30),
+      },
+      { ...toolCallReply({ name: 'vector_search', arguments: { query: 'engine', top_k: 2 } }), ...usage(400, 40) },
+      { content: 'Ada lives in London and Charles in Paris.', ...usage(500, 50) },
+    );
+    const { job, events } = await ask('Where do the people live?');
+
+    expect(job.status).toBe('done');
+    expect(job.result.route_taken).toBe('agent');
+    expect(job.result.answer).toBe('Ada lives in London and Charles in Paris.');
+    // Router 50/10 plus the five agent calls.
+    expect(job.result.token_usage).toEqual({ input_tokens: 50 + 1500, output_tokens: 10 + 150 });
+    // Both searches returned the same two nodes: one source each.
+    expect(job.result.sources).toEqual(NODES);
+    expect(h.searcher.calls.map((c) => [c.query, c.topK, c.model])).toEqual([
+      ['Ada Lovelace', 5, h.deps.config.EMBEDDING_MODEL],
+      ['engine', 2, h.deps.config.EMBEDDING_MODEL],
+    ]);
+
+    const model = h.deps.config.LOCAL_LLM_AGENT_MODEL;
+    const brief = events.map((e) =>
+      e.type === 'agent_step' ? `step ${e.data.iteration} ${e.data.model}` : e.type.startsWith('tool_') ? `${e.type} ${e.data.tool}` : e.type,
+    );
+    expect(brief).toEqual([
+      'routing_started',
+      'routing_done',
+      `step 1 ${model}`,
+      'tool_call get_node_labels',
+      'tool_result get_node_labels',
+      `step 2 ${model}`,
+      'tool_call get_relationship_patterns',
+      'tool_result get_relationship_patterns',
+      `step 3 ${model}`,
+      'tool_call graph_query',
+      'tool_result graph_query',
+      'tool_call vector_search',
+      'tool_result vector_search',
+      `step 4 ${model}`,
+      'tool_call vector_search',
+      'tool_result vector_search',
+      `step 5 ${model}`,
+      'job_done',
+    ]);
+    const results = events.filter((e) => e.type === 'tool_result');
+    for (const r of results) expect(r.data.summary.length).toBeLessThanOrEqual(200);
+    expect(events.find((e) => e.type === 'tool_call' && e.data.tool === 'vector_search')!.data.args).toEqual({ query: 'Ada Lovelace' });
+    expect(results[1]!.data.summary).toContain(`(:${PERSON})-[:${LIVES}]->(:${CITY}) 2`);
+    expect(results[2]!.data.summary).toBe('2 rows: {"person":"Ada","city":"London"}');
+
+    // What the model saw: 8 tools, the prompt with notes and skeleton, each tool result in turn.
+    const calls = h.llm.chatRequests().slice(1);
+    expect(calls).toHaveLength(5);
+    expect(calls[0]!.body.tools.map((t: any) => t.function.name)).toEqual(AGENT_TOOLS.map((t) => t.name));
+    expect(AGENT_TOOLS).toHaveLength(8);
+    const system = calls[0]!.body.messages[0];
+    expect(system.role).toBe('system');
+    expect(system.content).toContain('Cypher notes for this database (Neo4j 5');
+    expect(system.content).toMatch(/Graph overview \(computed at start-up.*\n?Graph "neo4j": \d+ labels/);
+    expect(calls[0]!.body.messages.at(-1)).toEqual({ role: 'user', content: 'Where do the people live?' });
+    expect(toolMessages(calls[1]!)[0]).toContain(`{"label":"${PERSON}","count":2}`);
+    expect(toolMessages(calls[2]!)[1]).toContain('Properties of :' + LIVES + ': [{"name":"since","types":["INTEGER"]');
+    expect(toolMessages(calls[3]!)[2]).toBe('[{"person":"Ada","city":"London"},{"person":"Charles","city":"Paris"}]');
+    expect(toolMessages(calls[3]!)[3]).toContain('"displayName":"Ada Lovelace"');
+  });
+
+  it('feeds Cypher errors, refused writes and bad arguments back as "Tool error:" and carries on', async () => {
+    h.llm.script(
+      routerReply('agent', 0.9),
+      toolCallReply(
+        { name: 'graph_query', arguments: { cypher_query: `MATCH (p:${PERSON} RETURN p` } },
+        { name: 'graph_query', arguments: { cypher_query: `CREATE (:${PERSON} {name: 'Mallory'})` } },
+        { name: 'vector_search', arguments: { query: 'x', top_k: 500 } },
+        { name: 'get_label_properties', arguments: { label: PERSON.toLowerCase() } },
+        { name: 'no_such_tool', arguments: {} },
+        { name: 'graph_query', arguments: '{not json' },
+      ),
+      toolCallReply({ name: 'graph_query', arguments: { cypher_query: `MATCH (p:${PERSON}) RETURN count(p) AS people` } }),
+      { content: 'There are 2 people.' },
+    );
+    const { job, events } = await ask('How many people?');
+    expect(job.status).toBe('done');
+    expect(job.result.answer).toBe('There are 2 people.');
+
+    const [errors, counted] = [toolMessages(h.llm.chatRequests()[2]!), toolMessages(h.llm.chatRequests()[3]!)];
+    expect(errors[0]).toMatch(/^Tool error: Invalid input 'RETURN'/);
+    expect(errors[1]).toBe('Tool error: refused: graph_query is read-only and this query writes');
+    expect(errors[2]).toBe('Tool error: invalid arguments for vector_search: top_k: Too big: expected number to be <=100');
+    expect(errors[3]).toBe(`Tool error: no label "${PERSON.toLowerCase()}" in graph "neo4j" (labels are case-sensitive); did you mean ${PERSON}?`);
+    expect(errors[4]).toMatch(/^Tool error: unknown tool "no_such_tool"; available tools: get_graph_overview, vector_search, graph_query/);
+    expect(errors[5]).toBe('Tool error: the arguments are not valid JSON: {not json');
+    expect(counted.at(-1)).toBe('[{"people":2}]');
+    expect(events.filter((e) => e.type === 'tool_call').at(-2)!.data.args).toBe('{not json');
+    const { records } = await db(`MATCH (p:${PERSON} {name: 'Mallory'}) RETURN count(p) AS n`);
+    expect(records[0]!.get('n')).toBe(0);
+  });
+
+  it('makes exactly 32 model calls when the model never stops, the last without tools', async () => {
+    h.llm.script(routerReply('agent', 0.9));
+    h.llm.setDefault(toolCallReply({ name: 'get_edge_types', arguments: {} }));
+    const { job, events } = await ask('Loop forever');
+
+    expect(job.status).toBe('done');
+    const calls = h.llm.chatRequests().slice(1);
+    expect(calls).toHaveLength(MAX_ITERATIONS);
+    expect(calls.slice(0, 31).every((c) => c.body.tool_choice === 'auto')).toBe(true);
+    expect(calls[31]!.body.tool_choice).toBe('none');
+    expect(calls[31]!.body.messages.at(-1)).toMatchObject({ role: 'system', content: expect.stringContaining('no more tools can be called') });
+    expect(events.filter((e) => e.type === 'agent_step').map((e) => e.data.iteration)).toEqual(Array.from({ length: 32 }, (_, i) => i + 1));
+    expect(events.filter((e) => e.type === 'tool_call')).toHaveLength(31);
+    expect(job.result.answer).toBe(`I could not finish answering within the step limit.\n\n${limitNote(32)}`);
+    expect(job.result.token_usage).toEqual({ input_tokens: 50 + 32 * 10, output_tokens: 10 + 32 * 5 });
+  });
+
+  it('retries three HTTP 429 answers 2 s (here 60 ms) apart, then succeeds', async () => {
+    h.llm.script(routerReply('agent', 0.9));
+    h.llm.fail(429, 3);
+    h.llm.script({ content: 'Answer after retries.' });
+    const { job, events } = await ask('Busy model?');
+
+    expect(job.status).toBe('done');
+    expect(job.result.answer).toBe('Answer after retries.');
+    const calls = h.llm.chatRequests().slice(1);
+    expect(calls).toHaveLength(4);
+    for (let i = 1; i < 4; i++) expect(calls[i]!.receivedAt - calls[i - 1]!.receivedAt).toBeGreaterThanOrEqual(RETRY_MS - 5);
+    expect(events.filter((e) => e.type === 'agent_step')).toHaveLength(1);
+  });
+
+  it('fails the job after a fourth HTTP 429', async () => {
+    h.llm.script(routerReply('agent', 0.9));
+    h.llm.fail(429, 4);
+    h.llm.script({ content: 'never reached' });
+    const { job, events } = await ask('Very busy model?');
+
+    expect(job.status).toBe('error');
+    expect(job.error).toBe(rateLimitedMessage(3, RETRY_MS));
+    expect(job.error).toMatch(/HTTP 429 \(rate limited\) after 3 retries/);
+    expect(h.llm.chatRequests()).toHaveLength(1 + 4);
+    expect(events.at(-1)).toEqual({ type: 'job_error', data: { error: job.error } });
+  });
+
+  it('fails the job at once on another model error', async () => {
+    h.llm.script(routerReply('agent', 0.9));
+    h.llm.fail(500, 1);
+    const { job } = await ask('Broken model?');
+    expect(job.status).toBe('error');
+    expect(job.error).toMatch(/^the language model answered HTTP 500/);
+    expect(h.llm.chatRequests()).toHaveLength(2);
+  });
+});
