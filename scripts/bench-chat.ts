@@ -173,6 +173,6 @@ await new Promise((r) => server.close(r));
 const keys = await deps.kv.redis.keys(`${config.KV_PREFIX}*`);
 for (let i = 0; i < keys.length; i += 500) await deps.kv.redis.del(...keys.slice(i, i + 500));
 load.postMessage({ close: true });
+await new Promise((r) => load.once('exit', r));
 await Promise.allSettled([deps.kv.close(), deps.graph.close(), deps.embedders.close()]);
-process.exit(0);
 }

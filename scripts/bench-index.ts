@@ -105,7 +105,7 @@ function printBuild(title: string, { r, peakRss }: { r: BuildReport; peakRss: nu
 try {
   console.log(`machine: ${await describeMachine(graph.driver, db)}`);
   console.log(`model:   ${models.description}`);
-  console.log(`config:  batch ${config.INDEX_BATCH_SIZE} chunks, chunks of ${config.CHUNK_TOKENS} tokens with ${config.CHUNK_OVERLAP_TOKENS} overlap`);
+  console.log(`config:  batch ${config.INDEX_BATCH_SIZE} chunks, chunks of ${config.CHUNK_TOKENS} tokens with ${config.CHUNK_OVERLAP_TOKENS} overlap, HNSW m ${config.VECTOR_INDEX_HNSW_M} ef_construction ${config.VECTOR_INDEX_EF_CONSTRUCTION}`);
   await embedders.get(BENCH_MODEL); // load time is not build time
   if (values.only !== 'wikipathways') {
     await ensureSynthetic();

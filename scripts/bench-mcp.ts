@@ -2,7 +2,7 @@
  * `npm run bench:mcp`: what a `vector_search` call costs over MCP compared with
  * `POST /vector/search`. Serves the app on a random local port (real HTTP, @hono/node-server),
  * builds an index over its own generated nodes (label `McpBench`, property `mcp_bench_text`),
- * then runs the same queries sequentially through:
+ * then runs the same queries sequentially, interleaved round by round, through:
  *   1. in-process `deps.search.search` (the floor: embedding + Neo4j vector query),
  *   2. HTTP `POST /vector/search`,
  *   3. MCP `tools/call vector_search` with the SDK client in a stateful session (SSE reply),
@@ -57,13 +57,22 @@ async function cleanup() {
   await rm(DATA_DIR, { recursive: true, force: true });
 }
 
-/** Times `fn(query)` for WARMUP + CALLS queries, sequentially; returns the CALLS timings in ms. */
-async function time(fn: (query: string) => Promise<unknown>): Promise<number[]> {
-  const ms: number[] = [];
+type Path = [name: string, call: (query: string) => Promise<unknown>];
+
+/**
+ * Runs WARMUP + CALLS rounds; each round sends the same query once through every path, in an
+ * order that rotates, so load from other processes falls on all paths alike. Returns the
+ * CALLS timings in ms per path.
+ */
+async function time(paths: Path[]): Promise<number[][]> {
+  const ms = paths.map(() => [] as number[]);
   for (let i = 0; i < WARMUP + CALLS; i++) {
-    const started = performance.now();
-    await fn(queries[i % queries.length]!);
-    if (i >= WARMUP) ms.push(performance.now() - started);
+    for (let k = 0; k < paths.length; k++) {
+      const p = (i + k) % paths.length;
+      const started = performance.now();
+      await paths[p]![1](queries[i % queries.length]!);
+      if (i >= WARMUP) ms[p]!.push(performance.now() - started);
+    }
   }
   return ms;
 }
@@ -87,43 +96,46 @@ try {
     { n: NODES, prop: PROP, texts: Array.from({ length: NODES }, (_, i) => generateProse(80_000 + i, 200, 1200)) },
   );
   const report = await buildVectorIndex(deps, { graph, model: BENCH_MODEL });
-  console.log(`index: ${NODES} nodes, ${report.total_chunks} chunks; ${CALLS} sequential calls per path after ${WARMUP} warm-up, top_k ${TOP_K}, queries of 40-160 characters\n`);
+  console.log(`index: ${NODES} nodes, ${report.total_chunks} chunks; ${CALLS} sequential calls per path (interleaved) after ${WARMUP} warm-up rounds, top_k ${TOP_K}, queries of 40-160 characters\n`);
 
-  const results: Array<[string, number[]]> = [];
-  results.push(['in-process deps.search.search', await time((query) => deps.search.search({ query, graph, model: BENCH_MODEL, topK: TOP_K }))]);
-  results.push([
-    'HTTP POST /vector/search',
-    await time(async (query) => {
-      const res = await fetch(`${base}/vector/search`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ query, graph_name: graph, model: BENCH_MODEL, top_k: TOP_K }),
-      });
-      if (res.status !== 200) throw new Error(`HTTP ${res.status}`);
-      await res.json();
-    }),
-  ]);
   await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
-  results.push([
-    'MCP session (SDK client, SSE reply)',
-    await time(async (sentence) => {
-      const res = await client.callTool({ name: 'vector_search', arguments: { sentence, top_k: TOP_K } });
-      if (res.isError) throw new Error(JSON.stringify(res.content));
-    }),
-  ]);
   let id = 0;
-  results.push([
-    'MCP stateless (raw POST, JSON reply)',
-    await time(async (sentence) => {
-      const res = await fetch(`${base}/mcp`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name: 'vector_search', arguments: { sentence, top_k: TOP_K } } }),
-      });
-      const body = (await res.json()) as { result?: { isError?: boolean } };
-      if (!body.result || body.result.isError) throw new Error(JSON.stringify(body));
-    }),
-  ]);
+  const paths: Path[] = [
+    ['in-process deps.search.search', (query) => deps.search.search({ query, graph, model: BENCH_MODEL, topK: TOP_K })],
+    [
+      'HTTP POST /vector/search',
+      async (query) => {
+        const res = await fetch(`${base}/vector/search`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ query, graph_name: graph, model: BENCH_MODEL, top_k: TOP_K }),
+        });
+        if (res.status !== 200) throw new Error(`HTTP ${res.status}`);
+        await res.json();
+      },
+    ],
+    [
+      'MCP session (SDK client, SSE reply)',
+      async (sentence) => {
+        const res = await client.callTool({ name: 'vector_search', arguments: { sentence, top_k: TOP_K } });
+        if (res.isError) throw new Error(JSON.stringify(res.content));
+      },
+    ],
+    [
+      'MCP stateless (raw POST, JSON reply)',
+      async (sentence) => {
+        const res = await fetch(`${base}/mcp`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name: 'vector_search', arguments: { sentence, top_k: TOP_K } } }),
+        });
+        const body = (await res.json()) as { result?: { isError?: boolean } };
+        if (!body.result || body.result.isError) throw new Error(JSON.stringify(body));
+      },
+    ],
+  ];
+  const timings = await time(paths);
+  const results = paths.map(([name], i) => [name, timings[i]!] as const);
 
   const http = stats(results[1]![1]);
   console.log(`${'path'.padEnd(40)}${'p50 ms'.padStart(9)}${'p90 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'mean ms'.padStart(9)}  p50 vs HTTP`);

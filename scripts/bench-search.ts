@@ -3,7 +3,8 @@
  * bench:index; built here from the cache when missing) under 16 concurrent clients for 30 s,
  * then the same load on the raw Cypher vector query alone (query vectors computed beforehand),
  * so the service's own overhead (HTTP, validation, embedding the query, JSON) is the difference.
- * The API runs in a child process; the clients share the machine with it and with Neo4j.
+ * The API runs in a child process; the clients share the machine with it and with Neo4j. A
+ * short single-client run of each shows the overhead without queueing for the two cores.
  *
  * Options: --seconds <s> (30), --clients <n> (16), --top-k <k> (5).
  */
@@ -53,14 +54,18 @@ async function ensureIndex() {
 }
 
 /** Runs `clients` loops of `call` for `seconds`; returns sorted latencies in ms and the count of failures. */
-async function load(call: (i: number) => Promise<void>): Promise<{ latencies: number[]; errors: number; seconds: number }> {
+async function load(
+  call: (i: number) => Promise<void>,
+  clients = CLIENTS,
+  seconds = SECONDS,
+): Promise<{ latencies: number[]; errors: number; seconds: number }> {
   const latencies: number[] = [];
   let errors = 0;
   let next = 0;
   const started = performance.now();
-  const end = started + SECONDS * 1000;
+  const end = started + seconds * 1000;
   await Promise.all(
-    Array.from({ length: CLIENTS }, async () => {
+    Array.from({ length: clients }, async () => {
       while (performance.now() < end) {
         const i = next++;
         const t = performance.now();
@@ -118,26 +123,38 @@ try {
     const body = (await res.json()) as unknown[];
     if (res.status !== 200 || !body.length) throw new Error(`status ${res.status}`);
   };
-  let service;
+  const single = Math.min(10, SECONDS);
+  let service, serviceOne;
   try {
     for (let i = 0; i < 50; i++) await post(i); // warm-up: JIT, connection pools, index pages
-    service = report('POST /vector/search (HTTP, end to end)', await load(post));
+    serviceOne = report(`POST /vector/search, 1 client, ${single} s`, await load(post, 1, single));
+    service = report(`POST /vector/search (HTTP, end to end), ${CLIENTS} clients`, await load(post));
   } finally {
     server.stop();
   }
 
   const embedder = await embedders.get(BENCH_MODEL);
   const vectors = (await embedder.embed(queries)).map((v) => Array.from(v));
+  // The same query and the same auto-commit call the service makes, minus everything else.
   const raw = async (i: number) => {
-    await graph.driver.executeQuery(
-      VECTOR_SEARCH,
-      { index: WIKIPATHWAYS_INDEX, k: neo4j.int(TOP_K * 4), topK: neo4j.int(TOP_K), vector: vectors[i % vectors.length], prop: WIKIPATHWAYS_PROP },
-      { database: db, routing: neo4j.routing.READ },
-    );
+    const session = graph.driver.session({ database: db, defaultAccessMode: neo4j.session.READ });
+    try {
+      await session.run(VECTOR_SEARCH, {
+        index: WIKIPATHWAYS_INDEX,
+        k: neo4j.int(TOP_K * 4),
+        topK: neo4j.int(TOP_K),
+        vector: vectors[i % vectors.length],
+        prop: WIKIPATHWAYS_PROP,
+      });
+    } finally {
+      await session.close();
+    }
   };
   for (let i = 0; i < 50; i++) await raw(i);
-  const cypher = report('raw Cypher vector query (driver, same process as the clients)', await load(raw));
-  console.log(`\nservice overhead: p50 ${fmt(service.p50 - cypher.p50, 1)} ms · mean ${fmt(service.mean - cypher.mean, 1)} ms per request`);
+  const cypherOne = report(`raw Cypher vector query, 1 client, ${single} s`, await load(raw, 1, single));
+  const cypher = report(`raw Cypher vector query (driver, in the clients' process), ${CLIENTS} clients`, await load(raw));
+  console.log(`\nservice overhead, 1 client:      p50 ${fmt(serviceOne.p50 - cypherOne.p50, 2)} ms · mean ${fmt(serviceOne.mean - cypherOne.mean, 2)} ms per request`);
+  console.log(`service overhead, ${CLIENTS} clients: p50 ${fmt(service.p50 - cypher.p50, 1)} ms · mean ${fmt(service.mean - cypher.mean, 1)} ms per request`);
 } finally {
   await Promise.allSettled([graph.close(), embedders.close()]);
 }

@@ -59,6 +59,10 @@ const EnvSchema = z.object({
   INDEX_LOCK_TTL_MS: z.coerce.number().int().min(100).default(30_000),
   /** How long a build waits for the new vector index to come online, in ms. */
   INDEX_ONLINE_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(1_800_000),
+  /** HNSW links per node of new vector indexes (Neo4j's default 16; more: better recall, slower build). */
+  VECTOR_INDEX_HNSW_M: z.coerce.number().int().min(1).max(512).default(16),
+  /** HNSW candidates considered per insert (Neo4j's default 100; lower builds faster, recall drops slightly). */
+  VECTOR_INDEX_EF_CONSTRUCTION: z.coerce.number().int().min(1).max(3200).default(100),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** Largest accepted request body in bytes. */
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),

@@ -29,4 +29,9 @@ export interface AppDeps {
   readonly llm: LlmClients;
   /** Graph skeletons for the agent's prompt, computed at start-up (src/graph/skeleton-cache.ts). */
   readonly skeleton: SkeletonCache;
+  /**
+   * Aborted when the service starts to stop, before the servers drain: long-lived streams
+   * (MCP sessions) end on it so that draining does not wait for clients. Absent in tests.
+   */
+  readonly stopping?: AbortSignal;
 }

@@ -4,6 +4,7 @@
  * entry passes in how to listen and how to read static files.
  */
 import { createApp } from './app.js';
+import { getJobEventHub } from './chat/events.js';
 import { startChatWorker } from './chat/service.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import type { AppDeps, AssetLoader } from './deps.js';
@@ -64,7 +65,8 @@ export function createDeps(config: Config, assets: AssetLoader, runtime = 'node'
  */
 export async function startService(opts: StartOptions): Promise<RunningService> {
   const config = loadConfig(opts.env);
-  const deps = createDeps(config, opts.assets, opts.runtime);
+  const stopSignal = new AbortController();
+  const deps: AppDeps = { ...createDeps(config, opts.assets, opts.runtime), stopping: stopSignal.signal };
   const app = createApp(deps);
   // SERVICE_ROLE: `all` serves and runs the chat worker, `api` only serves, `worker` only works.
   const serving = config.SERVICE_ROLE !== 'worker';
@@ -81,8 +83,14 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
   const stop = () =>
     (stopping ??= (async () => {
       deps.log.info('shutting down');
-      // The worker finishes its running jobs (up to WORKER_SHUTDOWN_MS) while the servers drain.
-      await Promise.allSettled([server?.close(), uiServer?.close(), worker?.stop()]);
+      stopSignal.abort();
+      // The worker finishes its running jobs (up to WORKER_SHUTDOWN_MS) while the servers drain;
+      // then the event streams still open end, so the servers can close (clients resume elsewhere).
+      const drained = (async () => {
+        await worker?.stop();
+        getJobEventHub(deps.kv).shutdown();
+      })();
+      await Promise.allSettled([server?.close(), uiServer?.close(), drained]);
       await Promise.allSettled([deps.graph.close(), deps.kv.close(), deps.embedders.close()]);
     })());
   return { config, deps, stop };

@@ -1,8 +1,10 @@
 /**
- * Live job events for SSE clients. One subscriber connection per app instance carries every
- * job any of its clients follows (ref-counted SUBSCRIBE per job channel), so a thousand open
- * streams cost one Redis connection, not a thousand blocking ones. Events are published by
- * the worker's scripts (`job:{id}:live`), whichever instance runs the job.
+ * Live job events for SSE clients. One subscriber connection per key-value store (so per app
+ * instance) holds one pattern subscription to every job's live channel (`job:*:live`), and
+ * hands each message to the streams of that job open here. A thousand open streams cost one
+ * Redis connection and no per-stream SUBSCRIBE round trips; events published for jobs nobody
+ * follows on this instance are dropped after one map lookup. Events are published by the
+ * worker's scripts, whichever instance runs the job.
  */
 import type { Redis } from 'ioredis';
 import type { SeqEvent } from '../store/jobs.js';
@@ -18,68 +20,85 @@ export interface JobEventHub {
    * Starts delivering `jobId`'s new events to `listener`; resolves once the subscription is
    * active (events published after that are delivered). Returns the unsubscribe function.
    */
-  subscribe(jobId: string, listener: JobEventListener): Promise<() => void>;
-  /** Channels subscribed now (for tests and metrics). */
-  channels(): number;
+  subscribe(jobId: string, listener: JobEventListener, onShutdown?: () => void): Promise<() => void>;
+  /** Listeners registered now (for tests and metrics). */
+  listeners(): number;
+  /**
+   * Calls every subscriber's `onShutdown` (streams end, so HTTP servers can close; clients
+   * reconnect with `Last-Event-ID` to another instance).
+   */
+  shutdown(): void;
 }
 
-interface Channel {
-  listeners: Set<JobEventListener>;
-  ready: Promise<unknown>;
+/** Escapes glob characters so a key prefix matches only itself in a pattern. */
+const globEscape = (s: string) => s.replace(/[*?[\]\\]/g, '\\$&');
+
+const hubs = new WeakMap<KvStore, JobEventHub>();
+
+/** The hub of `kv` (one per store); its connection is opened on first use and closed with `kv`. */
+export function getJobEventHub(kv: KvStore): JobEventHub {
+  let hub = hubs.get(kv);
+  if (!hub) {
+    hub = createHub(kv);
+    hubs.set(kv, hub);
+  }
+  return hub;
 }
 
-/** The hub over `kv`; its subscriber connection is opened on first use and closed with `kv`. */
-export function createJobEventHub(kv: KvStore): JobEventHub {
+function createHub(kv: KvStore): JobEventHub {
   const keys = createKeys(kv.prefix);
-  const channels = new Map<string, Channel>();
+  const byChannel = new Map<string, Set<JobEventListener>>();
+  const closers = new Set<() => void>();
   let sub: Redis | undefined;
+  let ready: Promise<unknown> | undefined;
 
-  const subscriber = () => {
-    if (!sub) {
+  const connect = () => {
+    if (!ready) {
       sub = kv.blockingClient();
-      sub.on('message', (channel: string, message: string) => {
-        const ch = channels.get(channel);
-        if (!ch) return;
+      sub.on('pmessage', (_pattern: string, channel: string, message: string) => {
+        const set = byChannel.get(channel);
+        if (!set) return;
         let parsed: SeqEvent;
         try {
           parsed = JSON.parse(message) as SeqEvent;
         } catch {
           return;
         }
-        for (const l of ch.listeners) l(parsed);
+        for (const l of set) l(parsed);
       });
+      // ioredis re-subscribes after a reconnect; streams re-read the store at each ping for
+      // anything published while the connection was down.
+      ready = sub.psubscribe(globEscape(kv.prefix) + keys.jobLive('*').slice(kv.prefix.length));
+      ready.catch(() => (ready = undefined));
     }
-    return sub;
+    return ready;
   };
 
   return {
-    channels: () => channels.size,
-    async subscribe(jobId, listener) {
-      const name = keys.jobLive(jobId);
-      let ch = channels.get(name);
-      if (!ch) {
-        ch = { listeners: new Set(), ready: subscriber().subscribe(name) };
-        channels.set(name, ch);
-      }
-      ch.listeners.add(listener);
+    listeners: () => [...byChannel.values()].reduce((n, s) => n + s.size, 0),
+    shutdown() {
+      for (const close of [...closers]) close();
+    },
+    async subscribe(jobId, listener, onShutdown) {
+      const channel = keys.jobLive(jobId);
+      let set = byChannel.get(channel);
+      if (!set) byChannel.set(channel, (set = new Set()));
+      set.add(listener);
+      if (onShutdown) closers.add(onShutdown);
+      const remove = () => {
+        if (onShutdown) closers.delete(onShutdown);
+        const cur = byChannel.get(channel);
+        if (!cur) return;
+        cur.delete(listener);
+        if (!cur.size) byChannel.delete(channel);
+      };
       try {
-        await ch.ready;
+        await connect();
       } catch (err) {
-        ch.listeners.delete(listener);
-        if (!ch.listeners.size && channels.get(name) === ch) channels.delete(name);
+        remove();
         throw err;
       }
-      let done = false;
-      return () => {
-        if (done) return;
-        done = true;
-        const cur = channels.get(name);
-        if (!cur) return;
-        cur.listeners.delete(listener);
-        if (cur.listeners.size) return;
-        channels.delete(name);
-        sub?.unsubscribe(name).catch(() => {});
-      };
+      return remove;
     },
   };
 }

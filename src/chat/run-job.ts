@@ -29,6 +29,9 @@ export interface JobRunnerDeps {
   handlers: ChatHandlers;
 }
 
+/** The first event of every job, published by the worker as it takes the job. */
+export const ROUTING_STARTED: JobEvent = Object.freeze({ type: 'routing_started', data: {} }) as JobEvent;
+
 /** The job error when no agent handler is installed. */
 export const AGENT_UNAVAILABLE = 'the agent is not available on this server, so this question cannot be answered yet';
 
@@ -42,7 +45,10 @@ export function describeJobError(err: unknown): string {
   return message;
 }
 
-/** Runs `job` (with the session's trimmed `history`) to its end; resolves when the finished record is written (or the run was aborted). */
+/**
+ * Runs a taken `job` (with the session's trimmed `history`) to its end; resolves when the
+ * finished record is written (or the run was aborted).
+ */
 export async function runJob(
   deps: JobRunnerDeps,
   job: JobRecord,
@@ -50,9 +56,10 @@ export async function runJob(
   processingKey: string,
   signal: AbortSignal,
 ): Promise<void> {
+  // `routing_started` was published when the job was taken (same round trip).
+  const events: JobEvent[] = [ROUTING_STARTED];
   const { config, jobs, limiter } = deps;
   const log = deps.log.child({ jobId: job.job_id });
-  const events: JobEvent[] = [];
   const emit = async (event: JobEvent) => {
     events.push(event);
     await jobs.publish(job, event);
@@ -65,14 +72,15 @@ export async function runJob(
     const routerTarget = deps.llm.resolve('router', { provider: job.llm.router_provider, model: job.llm.router_model });
     const agentTarget = deps.llm.resolve('agent', { provider: job.llm.provider, model: job.llm.agent_model });
 
-    await emit({ type: 'routing_started', data: {} });
     const decision = await classify(routerTarget, job.message, history, {
       threshold: config.RAG_CONFIDENCE_THRESHOLD,
       retryDelayMs: config.LLM_RETRY_DELAY_MS,
       signal,
     });
-    if (decision.token_usage) await recordUsage(decision.token_usage);
-    await emit({ type: 'routing_done', data: { route: decision.route, confidence: decision.confidence, reasoning: decision.reasoning } });
+    await Promise.all([
+      decision.token_usage ? recordUsage(decision.token_usage) : undefined,
+      emit({ type: 'routing_done', data: { route: decision.route, confidence: decision.confidence, reasoning: decision.reasoning } }),
+    ]);
 
     const handler = deps.handlers[decision.route];
     if (!handler) throw new Error(AGENT_UNAVAILABLE);

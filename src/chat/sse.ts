@@ -55,10 +55,14 @@ export async function openJobEventStream(opts: JobStreamOptions): Promise<Readab
     chain = chain.then(() => (closed ? undefined : work())).catch(() => finish());
   };
   // Live events that arrive before the stream starts wait in `buffered`.
-  const unsubscribe = await opts.hub.subscribe(opts.jobId, (e) => {
-    buffered.push(e);
-    if (ctrl) enqueueWork(drain);
-  });
+  const unsubscribe = await opts.hub.subscribe(
+    opts.jobId,
+    (e) => {
+      buffered.push(e);
+      if (ctrl) enqueueWork(drain);
+    },
+    () => finish(),
+  );
   let opened: Awaited<ReturnType<JobStore['open']>>;
   try {
     opened = await opts.jobs.open(opts.jobId, last);

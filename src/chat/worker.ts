@@ -14,7 +14,7 @@ import { createJobStore } from '../store/jobs.js';
 import { createJobQueue } from '../store/queue.js';
 import { createRateLimiter } from '../store/rate-limit.js';
 import type { KvStore } from '../store/redis.js';
-import { runJob, type ChatHandlers, type JobRunnerDeps } from './run-job.js';
+import { ROUTING_STARTED, runJob, type ChatHandlers, type JobRunnerDeps } from './run-job.js';
 
 /** Times a job is taken before a crash of its worker ends it in `error` (first try + one retry). */
 export const MAX_ATTEMPTS = 2;
@@ -99,7 +99,7 @@ export function createChatWorker(opts: ChatWorkerOptions): ChatWorker {
   };
 
   const runOne = async (jobId: string) => {
-    const taken = await jobs.take(jobId);
+    const taken = await jobs.take(jobId, ROUTING_STARTED);
     if (!taken) {
       // Expired while queued, or already finished by a recovering worker.
       await kv.redis.lrem(processingKey, 1, jobId);

@@ -4,12 +4,14 @@
  */
 import { describeStartError } from '../server.js';
 import { buildIndexCommand } from './build-index.js';
+import { loadSampleCommand } from './load-sample.js';
 
 /** A CLI command: receives its arguments and the environment, resolves to an exit code. */
 export type Command = (args: string[], env: Record<string, string | undefined>) => Promise<number>;
 
 const COMMANDS: Record<string, Command> = {
   'build-index': buildIndexCommand,
+  'load-sample': loadSampleCommand,
 };
 
 const [name, ...args] = process.argv.slice(2);

@@ -144,7 +144,14 @@ export async function buildVectorIndex(deps: IndexBuildDeps, opts: BuildIndexOpt
     const embedder = await deps.embedders.get(opts.model);
     const statsBefore = embedder.stats?.();
     const driver = deps.graph.driver;
-    const writer = createIndexWriter({ driver, database: opts.graph, indexName: index, dimensions: entry.dimensions });
+    const writer = createIndexWriter({
+      driver,
+      database: opts.graph,
+      indexName: index,
+      dimensions: entry.dimensions,
+      hnswM: config.VECTOR_INDEX_HNSW_M,
+      efConstruction: config.VECTOR_INDEX_EF_CONSTRUCTION,
+    });
     const cache = createCsvCache({ dataDir: config.DATA_DIR, indexName: index, dimensions: entry.dimensions, fs: opts.fs });
     const { records } = await driver.executeQuery(COUNT_TEXT_NODES, { prop }, { database: opts.graph });
     const progress: BuildProgress = {

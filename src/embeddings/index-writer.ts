@@ -21,13 +21,17 @@ export interface IndexWriterOptions {
   database: string;
   indexName: string;
   dimensions: number;
+  /** HNSW graph degree (`VECTOR_INDEX_HNSW_M`, Neo4j's default 16). */
+  hnswM: number;
+  /** HNSW candidate list size while inserting (`VECTOR_INDEX_EF_CONSTRUCTION`, Neo4j's default 100). */
+  efConstruction: number;
 }
 
 /** Writes of one index. */
 export interface IndexWriter {
   /**
    * Creates the `batch` lookup index and the vector index (re-creating it when it has other
-   * dimensions), and waits for both to be online (immediate for a new, empty index).
+   * dimensions or HNSW settings), and waits for both to be online (immediate for a new, empty index).
    */
   prepare(timeoutMs?: number): Promise<void>;
   /** True when the graph already holds exactly `size` chunk nodes of batch `key`. */
@@ -50,7 +54,7 @@ function toRows(chunks: readonly ChunkRef[], vectors: readonly Float32Array[]) {
 
 /** Builds the writer of one index. */
 export function createIndexWriter(opts: IndexWriterOptions): IndexWriter {
-  const { driver, database, indexName, dimensions } = opts;
+  const { driver, database, indexName, dimensions, hnswM, efConstruction } = opts;
   const q: IndexStatements = indexStatements(indexName);
   const run = (cypher: string, params: Record<string, unknown> = {}) => driver.executeQuery(cypher, params, { database });
 
@@ -58,7 +62,12 @@ export function createIndexWriter(opts: IndexWriterOptions): IndexWriter {
     const { records } = await run(VECTOR_INDEX_STATE, { name: indexName });
     const r = records[0];
     return r
-      ? { state: r.get('state') as string, percent: Number(r.get('populationPercent') ?? 0), dims: Number(r.get('dims')) }
+      ? {
+          state: r.get('state') as string,
+          percent: Number(r.get('populationPercent') ?? 0),
+          // An index with other settings is re-created (its chunks are rewritten anyway when the model changed).
+          same: Number(r.get('dims')) === dimensions && Number(r.get('m')) === hnswM && Number(r.get('ef')) === efConstruction,
+        }
       : null;
   };
 
@@ -67,8 +76,10 @@ export function createIndexWriter(opts: IndexWriterOptions): IndexWriter {
       await run(q.createBatchIndex);
       await run(AWAIT_INDEX, { name: batchIndexName(indexName), seconds: neo4j.int(300) });
       const existing = await indexState();
-      if (existing && existing.dims !== dimensions) await run(q.dropVectorIndex);
-      if (!existing || existing.dims !== dimensions) await run(q.createVectorIndex, { dims: neo4j.int(dimensions) });
+      if (existing && !existing.same) await run(q.dropVectorIndex);
+      if (!existing?.same) {
+        await run(q.createVectorIndex, { dims: neo4j.int(dimensions), m: neo4j.int(hnswM), ef: neo4j.int(efConstruction) });
+      }
       await this.awaitOnline(undefined, timeoutMs);
     },
     async hasBatch(key, size) {

@@ -56,18 +56,17 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
       const [vector] = await embedder.embed([query]);
       // A query with no known token embeds to zeros, which has no cosine similarity to anything.
       if (!vector || !vector.some((x) => x !== 0)) return [];
+      // An auto-commit query (RUN + PULL in one round trip) rather than executeQuery's managed
+      // transaction (BEGIN, RUN, PULL, COMMIT): ~2 ms less per search on a local server.
+      const session = deps.graph.driver.session({ database: graph, defaultAccessMode: neo4j.session.READ });
       try {
-        const { records } = await deps.graph.driver.executeQuery(
-          VECTOR_SEARCH,
-          {
-            index,
-            k: neo4j.int(topK * OVERFETCH),
-            topK: neo4j.int(topK),
-            vector: Array.from(vector),
-            prop,
-          },
-          { database: graph, routing: neo4j.routing.READ },
-        );
+        const { records } = await session.run(VECTOR_SEARCH, {
+          index,
+          k: neo4j.int(topK * OVERFETCH),
+          topK: neo4j.int(topK),
+          vector: Array.from(vector),
+          prop,
+        });
         return records.map((r) => ({
           dbId: Number(r.get('dbId')),
           displayName: r.get('displayName') as string,
@@ -78,6 +77,8 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
       } catch (err) {
         if (isMissingIndexError(err)) throw noIndex(graph, model, index);
         throw err;
+      } finally {
+        await session.close();
       }
     },
   };

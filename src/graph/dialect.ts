@@ -68,7 +68,7 @@ export interface IndexStatements {
   writeBatch: string;
   /** Deletes chunk nodes whose batch is not in `$keys` (auto-commit transaction only). */
   deleteStale: string;
-  /** Creates the cosine vector index of `$dims` dimensions (IF NOT EXISTS). */
+  /** Creates the cosine vector index of `$dims` dimensions, HNSW `$m` and `$ef` (IF NOT EXISTS). */
   createVectorIndex: string;
   /** Drops the vector index (before re-creating it with other dimensions). */
   dropVectorIndex: string;
@@ -97,7 +97,9 @@ CALL { WITH c DELETE c } IN TRANSACTIONS OF 10000 ROWS`,
     createVectorIndex: `
 CREATE VECTOR INDEX ${quoteName(indexName)} IF NOT EXISTS
 FOR (c:${label}) ON (c.embedding)
-OPTIONS {indexConfig: {\`vector.dimensions\`: $dims, \`vector.similarity_function\`: 'cosine'}}`,
+OPTIONS {indexConfig: {
+  \`vector.dimensions\`: $dims, \`vector.similarity_function\`: 'cosine',
+  \`vector.hnsw.m\`: $m, \`vector.hnsw.ef_construction\`: $ef}}`,
     dropVectorIndex: `DROP INDEX ${quoteName(indexName)} IF EXISTS`,
     countChunks: `MATCH (c:${label}) RETURN count(c) AS n`,
   };
@@ -110,7 +112,8 @@ export const AWAIT_INDEX = 'CALL db.awaitIndex($name, $seconds)';
 export const VECTOR_INDEX_STATE = `
 SHOW VECTOR INDEXES YIELD name, state, populationPercent, options
 WHERE name = $name
-RETURN state, populationPercent, options.indexConfig.\`vector.dimensions\` AS dims`;
+RETURN state, populationPercent, options.indexConfig.\`vector.dimensions\` AS dims,
+  options.indexConfig.\`vector.hnsw.m\` AS m, options.indexConfig.\`vector.hnsw.ef_construction\` AS ef`;
 
 /**
  * Vector search over index `$index`: asks it for `$k` chunk hits, keeps the best score per source node,

@@ -62,16 +62,12 @@ function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
   const groups = new Map<string, T[]>();
   for (const item of items) {
     const k = key(item);
-    const group = groups.get(k);
-    if (group) group.push(item);
-    else groups.set(k, [item]);
+    groups.set(k, groups.get(k) ?? []).get(k)?.push(item);
   }
   return groups;
 }
 
-function toNumber(value: unknown): number {
-  return neo4j.isInt(value) ? value.toNumber() : Number(value);
-}
+const toNumber = (value: unknown): number => (neo4j.isInt(value) ? value.toNumber() : Number(value));
 
 /** Loads the sample into `database` when it has no nodes (or always when `ifEmpty` is false). */
 export async function loadSampleGraph(

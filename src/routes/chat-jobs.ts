@@ -1,6 +1,6 @@
 /** `GET /chat/job/{job_id}` (poll a job) and `GET /chat/job/{job_id}/stream` (its SSE events). */
 import { createRoute, z } from '@hono/zod-openapi';
-import { createJobEventHub } from '../chat/events.js';
+import { getJobEventHub } from '../chat/events.js';
 import { openJobEventStream, parseLastEventId } from '../chat/sse.js';
 import type { AppDeps } from '../deps.js';
 import { AppError } from '../errors.js';
@@ -77,7 +77,7 @@ const notFound = (id: string) => new AppError(404, 'not-found', `job ${id} does 
 /** Job routes. */
 export function chatJobRoutes(deps: AppDeps) {
   const jobs = createJobStore(deps.kv);
-  const hub = createJobEventHub(deps.kv);
+  const hub = getJobEventHub(deps.kv);
   return createRouter()
     .openapi(jobRoute, async (c) => {
       const { job_id } = c.req.valid('param');

@@ -23,6 +23,8 @@ const DESCRIPTION =
 /** The MCP endpoint at `/mcp` (and `/mcp/`). */
 export function mcpRoutes(deps: AppDeps) {
   const mcp = createMcpHandler(deps);
+  // Open session streams (GET) would keep the server draining forever at shutdown.
+  deps.stopping?.addEventListener('abort', () => void mcp.close(), { once: true });
   const router = createRouter();
   router.openAPIRegistry.registerPath({
     method: 'post',

@@ -31,37 +31,53 @@ return {sid, isnew}
 `;
 
 /**
- * KEYS: job. ARGV: the session messages key with \`{sid}\` in place of the session ID, history
- * length. Marks the job running and counts the attempt; returns \`{job hash, last messages}\`,
- * or nil when the job is gone or finished. (The messages key is known only once the job is
- * read, so it is built here from the template \`keys.ts\` gives.)
+ * Appends an event: the job's event list (its seq is the new length), the session's pending
+ * events while this job is the session's pending job, and the live channel. The job and its
+ * events live on while events arrive; the session is renewed when written.
  */
-export const TAKE_LUA = `
+const PUBLISH_FN = `
+local function publish(evkey, jobkey, skey, mkey, pkey, ev, jobttl, sttl, channel, jobid)
+  local seq = redis.call('RPUSH', evkey, ev)
+  redis.call('EXPIRE', evkey, jobttl)
+  redis.call('EXPIRE', jobkey, jobttl)
+  if redis.call('HGET', skey, 'pending_job_id') == jobid then
+    redis.call('RPUSH', pkey, ev)
+    redis.call('EXPIRE', skey, sttl)
+    redis.call('EXPIRE', mkey, sttl)
+    redis.call('EXPIRE', pkey, sttl)
+  end
+  redis.call('PUBLISH', channel, '{"seq":' .. seq .. ',"event":' .. ev .. '}')
+  return seq
+end
+`;
+
+/**
+ * KEYS: job, job events.
+ * ARGV: session hash, messages and pending-events keys with \`{sid}\` in place of the session
+ * ID, history length, first event JSON, job ttl, session ttl, live channel, job id.
+ * Marks the job running, counts the attempt and publishes its first event; returns
+ * \`{job hash, last messages}\`, or nil when the job is gone or finished. (The session keys
+ * are known only once the job is read, so they are built from the templates \`keys.ts\` gives.)
+ */
+export const TAKE_LUA = `${PUBLISH_FN}
 local st = redis.call('HGET', KEYS[1], 'status')
 if not st or st == 'done' or st == 'error' then return false end
 redis.call('HSET', KEYS[1], 'status', 'running')
 redis.call('HINCRBY', KEYS[1], 'attempts', 1)
 local sid = redis.call('HGET', KEYS[1], 'session_id') or ''
-local mkey = string.gsub(ARGV[1], '{sid}', sid)
-return {redis.call('HGETALL', KEYS[1]), redis.call('LRANGE', mkey, -tonumber(ARGV[2]), -1)}
+local skey = string.gsub(ARGV[1], '{sid}', sid)
+local mkey = string.gsub(ARGV[2], '{sid}', sid)
+local pkey = string.gsub(ARGV[3], '{sid}', sid)
+publish(KEYS[2], KEYS[1], skey, mkey, pkey, ARGV[5], ARGV[6], ARGV[7], ARGV[8], ARGV[9])
+return {redis.call('HGETALL', KEYS[1]), redis.call('LRANGE', mkey, -tonumber(ARGV[4]), -1)}
 `;
 
 /**
  * KEYS: job events, job, session hash, messages, pending events.
  * ARGV: event JSON, job ttl, session ttl, live channel, job id. Returns the event's seq.
- * The job and its events live on while events arrive; the session's pending events are
- * written only while this job is the session's pending job.
  */
-export const PUBLISH_LUA = `
-local seq = redis.call('RPUSH', KEYS[1], ARGV[1])
-redis.call('EXPIRE', KEYS[1], ARGV[2])
-redis.call('EXPIRE', KEYS[2], ARGV[2])
-if redis.call('HGET', KEYS[3], 'pending_job_id') == ARGV[5] then
-  redis.call('RPUSH', KEYS[5], ARGV[1])
-  for i = 3, 5 do redis.call('EXPIRE', KEYS[i], ARGV[3]) end
-end
-redis.call('PUBLISH', ARGV[4], '{"seq":' .. seq .. ',"event":' .. ARGV[1] .. '}')
-return seq
+export const PUBLISH_LUA = `${PUBLISH_FN}
+return publish(KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5])
 `;
 
 /**

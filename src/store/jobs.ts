@@ -65,10 +65,11 @@ export interface JobStore {
   /** The job, or null when unknown or expired. */
   get(jobId: string): Promise<JobRecord | null>;
   /**
-   * Marks a queued job `running`, counts the attempt and reads the session's last 10 message
-   * pairs; null when the job is gone or already finished.
+   * Marks a queued job `running`, counts the attempt, publishes `first` (the job's first event)
+   * and reads the session's last 10 message pairs — one round trip; null when the job is gone
+   * or already finished.
    */
-  take(jobId: string): Promise<{ job: JobRecord; history: Message[] } | null>;
+  take(jobId: string, first: JobEvent): Promise<{ job: JobRecord; history: Message[] } | null>;
   /** Whether the job exists, and its events after `afterSeq` — one round trip. */
   open(jobId: string, afterSeq?: number): Promise<{ exists: boolean; events: SeqEvent[] }>;
   /** Appends an event (job events, session `pending_events`, live channel); returns its seq. */
@@ -137,8 +138,20 @@ export function createJobStore(kv: KvStore): JobStore {
     async get(jobId) {
       return parseJob(await redis.hgetall(keys.job(jobId)));
     },
-    async take(jobId) {
-      const reply = (await TAKE(redis, [keys.job(jobId)], [keys.sessionMessages('{sid}'), HISTORY_MESSAGES])) as [string[], string[]] | null;
+    async take(jobId, first) {
+      const reply = (await TAKE(
+        redis,
+        [keys.job(jobId), keys.jobEvents(jobId)],
+        [
+          ...sessionKeys('{sid}'),
+          HISTORY_MESSAGES,
+          JSON.stringify(first),
+          LIFETIMES.jobSeconds,
+          LIFETIMES.sessionSeconds,
+          keys.jobLive(jobId),
+          jobId,
+        ],
+      )) as [string[], string[]] | null;
       const job = reply ? parseJob(toHash(reply[0])) : null;
       return job ? { job, history: reply![1].map((s) => JSON.parse(s) as Message) } : null;
     },

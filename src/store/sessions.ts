@@ -6,7 +6,7 @@
  */
 import type { JobEvent, Message } from '../chat/types.js';
 import type { KvStore } from './redis.js';
-import { createKeys, HISTORY_MESSAGES, LIFETIMES } from './keys.js';
+import { createKeys, LIFETIMES } from './keys.js';
 import { defineScript } from './script.js';
 
 /** A session as stored (the contract's ChatSession). */
@@ -24,8 +24,6 @@ export interface ChatSession {
 export interface SessionStore {
   /** The session, or null when it expired or never existed. */
   load(sessionId: string): Promise<ChatSession | null>;
-  /** The last 10 message pairs of a session, oldest first. */
-  history(sessionId: string): Promise<Message[]>;
   /** Sets the name and renews the session; false when the session does not exist. */
   rename(sessionId: string, name: string): Promise<boolean>;
   /** Deletes the session (idempotent) and, given a user, removes it from the user's list. */
@@ -88,9 +86,6 @@ export function createSessionStore(kv: KvStore): SessionStore {
         name: h.name || null,
         created_at: h.created_at ? Number(h.created_at) : null,
       };
-    },
-    async history(sessionId) {
-      return parseAll<Message>(await redis.lrange(keys.sessionMessages(sessionId), -HISTORY_MESSAGES, -1));
     },
     async rename(sessionId, name) {
       return (await RENAME(redis, sessionKeys(sessionId), [name, LIFETIMES.sessionSeconds])) === 1;

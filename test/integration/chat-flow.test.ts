@@ -80,6 +80,21 @@ describe('lookup flow', () => {
     expect(stored!.messages[1]!.events.map((e) => e.type)).toEqual(['routing_started', 'routing_done']);
   });
 
+  it("keeps the running job's events in the session's pending_events", async () => {
+    h.llm.script({ ...routerReply('lookup', 0.9), latencyMs: 300 });
+    const sub = await h.submit('Ada, slowly?');
+    const sessions = createSessionStore(h.deps.kv);
+    const until = Date.now() + 5_000;
+    while ((await sessions.load(sub.session_id))!.pending_events.length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+    const running = (await sessions.load(sub.session_id))!;
+    expect(running.pending_job_id).toBe(sub.job_id);
+    expect(running.pending_events).toEqual([{ type: 'routing_started', data: {} }]);
+    await h.waitJob(sub.job_id);
+    const done = (await sessions.load(sub.session_id))!;
+    expect(done.pending_job_id).toBeNull();
+    expect(done.pending_events).toEqual([]);
+  });
+
   it('passes the last 10 message pairs as history and keeps the session', async () => {
     const first = await h.submit('question 0');
     await h.waitJob(first.job_id);

@@ -42,6 +42,8 @@ export interface HarnessOptions {
   /** Start an in-process worker (default true). */
   worker?: boolean;
   handlers?: Partial<ChatHandlers>;
+  /** Lookup through the real vector search (`deps.search`) instead of the fake searcher. */
+  realSearch?: boolean;
 }
 
 /** Starts everything a chat test needs. */
@@ -58,7 +60,7 @@ export async function startHarness(opts: HarnessOptions = {}) {
   const app = createApp(deps);
   const searcher = fakeSearcher();
   const handlers: ChatHandlers = {
-    lookup: createLookupHandler({ search: searcher, model: deps.config.EMBEDDING_MODEL, topK: deps.config.VECTOR_SEARCH_TOP_K }),
+    lookup: createLookupHandler({ search: opts.realSearch ? deps.search : searcher, model: deps.config.EMBEDDING_MODEL, topK: deps.config.VECTOR_SEARCH_TOP_K }),
     ...opts.handlers,
   };
   const workers: ChatWorker[] = [];

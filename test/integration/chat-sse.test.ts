@@ -2,6 +2,7 @@
 import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getJobEventHub } from '../../src/chat/events.js';
 import { createJobStore } from '../../src/store/jobs.js';
 import { createKeys } from '../../src/store/keys.js';
 import { routerReply } from '../helpers/llm-server.js';
@@ -13,10 +14,8 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const numsub = async (jobId: string) => {
-  const [, n] = (await h.deps.kv.redis.pubsub('NUMSUB', createKeys(h.deps.kv.prefix).jobLive(jobId))) as [string, number];
-  return Number(n);
-};
+/** Live-event listeners the app's hub holds (one per open stream). */
+const listeners = () => getJobEventHub(h.deps.kv).listeners();
 
 describe('GET /chat/job/{id}/stream', () => {
   it('replays every event to a client that connects after the job ended, then closes', async () => {
@@ -52,7 +51,7 @@ describe('GET /chat/job/{id}/stream', () => {
     expect(kinds.filter((k) => k === ':ping').length).toBeGreaterThanOrEqual(2);
     expect(kinds.filter((k) => !k.startsWith(':'))).toEqual(['routing_started', 'routing_done', 'job_done']);
     expect(res.frames.filter((f) => f.event).map((f) => f.id)).toEqual([1, 2, 3]);
-    expect(await numsub(sub.job_id)).toBe(0);
+    expect(listeners()).toBe(0);
   });
 
   it('works for a job queued before any worker took it', async () => {
@@ -65,6 +64,21 @@ describe('GET /chat/job/{id}/stream', () => {
     await h.startWorker();
     const res = await pending;
     expect(res.frames.filter((f) => f.event).map((f) => f.event)).toEqual(['routing_started', 'routing_done', 'job_done']);
+  });
+
+  it('ends open streams at shutdown so servers can close', async () => {
+    const w = h.workers.at(-1)!;
+    await w.stop();
+    const sub = await h.submit('Ada, never answered here?');
+    const reading = h.stream(sub.job_id);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(listeners()).toBe(1);
+    getJobEventHub(h.deps.kv).shutdown();
+    const res = await reading;
+    expect(res.frames.filter((f) => f.event)).toEqual([]);
+    expect(listeners()).toBe(0);
+    await h.startWorker();
+    expect((await h.waitJob(sub.job_id)).status).toBe('done');
   });
 
   it('fills a gap when a live message was lost', async () => {
@@ -99,12 +113,12 @@ describe('GET /chat/job/{id}/stream', () => {
       const reader = res.body!.getReader();
       await reader.read();
       await new Promise((r) => setTimeout(r, 50));
-      expect(await numsub(sub.job_id)).toBe(1);
+      expect(listeners()).toBe(1);
       ac.abort();
       await reader.cancel().catch(() => {});
       const until = Date.now() + 2_000;
-      while ((await numsub(sub.job_id)) !== 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
-      expect(await numsub(sub.job_id)).toBe(0);
+      while (listeners() !== 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      expect(listeners()).toBe(0);
       await h.waitJob(sub.job_id);
     } finally {
       await new Promise((r) => server.close(r));

@@ -11,7 +11,7 @@ import { cacheDir } from '../../src/embeddings/csv-cache.js';
 import { MODEL_NAMES } from '../../src/embeddings/registry.js';
 import { chunkLabel, isIndexLabel, quoteName } from '../../src/graph/dialect.js';
 import { generateProse } from '../../scripts/bench-prose.js';
-import { createTestApp } from '../helpers/deps.js';
+import { createTestApp, createTestDeps } from '../helpers/deps.js';
 import { createIndexFixture, createTextNodes, dropIndexFixture, indexContent } from './index-fixtures.js';
 
 const MODEL = 'minishlab/potion-base-32M';
@@ -114,6 +114,26 @@ describe('POST /dev/build_vector_index', () => {
       { name: f.index, state: 'ONLINE' },
       { name: side, state: 'ONLINE' },
     ]);
+  });
+});
+
+describe('index settings', () => {
+  it('re-creates the vector index when its HNSW settings change, reusing the cached chunks', async () => {
+    const other = createTestDeps({ ...f.env, CHUNK_TOKENS: '48', CHUNK_OVERLAP_TOKENS: '8', INDEX_BATCH_SIZE: '16', VECTOR_INDEX_EF_CONSTRUCTION: '40' });
+    try {
+      const before = await indexContent(driver, f.index);
+      const r = await buildVectorIndex(other, { graph: 'neo4j', model: MODEL });
+      expect(r.batches_computed).toBe(0);
+      const [idx] = await q('SHOW VECTOR INDEXES YIELD name, state, options WHERE name = $name RETURN *', { name: f.index });
+      expect(idx?.state).toBe('ONLINE');
+      expect((idx?.options as { indexConfig: Record<string, unknown> }).indexConfig['vector.hnsw.ef_construction']).toBe(40);
+      expect(await indexContent(driver, f.index)).toEqual(before);
+      // The re-populated index answers searches over the existing chunk nodes.
+      const hits = await other.search.search({ query: texts[3]!, graph: 'neo4j', model: MODEL, topK: 1 });
+      expect(hits[0]?.text).toBe(texts[3]);
+    } finally {
+      await other.close();
+    }
   });
 });
 

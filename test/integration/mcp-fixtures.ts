@@ -8,7 +8,8 @@ import { serve } from '@hono/node-server';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { createTestApp, type TestDeps } from '../helpers/deps.js';
+import { createApp } from '../../src/app.js';
+import { createTestDeps, type TestDeps } from '../helpers/deps.js';
 
 /** A served app. */
 export interface McpTestServer {
@@ -19,9 +20,10 @@ export interface McpTestServer {
   close(): Promise<void>;
 }
 
-/** Serves a test app (createTestApp(env)) on 127.0.0.1 and a free port. */
-export async function startMcpServer(env: Record<string, string> = {}): Promise<McpTestServer> {
-  const { app, deps } = createTestApp(env);
+/** Serves a test app on 127.0.0.1 and a free port; `stopping` stands for the service's shutdown signal. */
+export async function startMcpServer(env: Record<string, string> = {}, stopping?: AbortSignal): Promise<McpTestServer> {
+  const deps = createTestDeps(env);
+  const app = createApp({ ...deps, stopping });
   const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as Server;
   await new Promise((r) => server.once('listening', r));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -100,6 +100,26 @@ describe('stateful sessions', () => {
   });
 });
 
+describe('shutdown', () => {
+  it('ends every session and its open stream when the service starts to stop', async () => {
+    const stop = new AbortController();
+    const own = await startMcpServer({}, stop.signal);
+    try {
+      const init = await rawPost(own.url, INIT);
+      const headers = { 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-06-18' };
+      await init.text();
+      const stream = await fetch(own.url, { headers: { ...headers, accept: 'text/event-stream' } });
+      expect(stream.status).toBe(200);
+      stop.abort();
+      const reader = stream.body!.getReader();
+      while (!(await reader.read()).done); // the stream ends instead of holding the server open
+      expect((await rawPost(own.url, toolCall(1, 'RETURN 1'), headers)).status).toBe(404);
+    } finally {
+      await own.close();
+    }
+  });
+});
+
 describe('stateless requests', () => {
   it('answers a tools/call without a session id as plain JSON and opens no session', async () => {
     const res = await rawPost(srv.url, toolCall(3, 'RETURN "stateless" AS mode'));

@@ -1,0 +1,37 @@
+/** The lookup route through the real vector search over an index built on the suite's own nodes. */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { buildVectorIndex } from '../../src/embeddings/index-build.js';
+import { routerReply } from '../helpers/llm-server.js';
+import { startHarness, type Harness } from './chat-harness.js';
+import { createIndexFixture, createTextNodes, dropIndexFixture } from './index-fixtures.js';
+
+const MODEL = 'minishlab/potion-base-8M';
+const f = createIndexFixture(MODEL, { VECTOR_SEARCH_TOP_K: '2' });
+const texts = [
+  'Calcium channels open in muscle cells and let calcium ions in.',
+  'The insulin receptor binds insulin at the plasma membrane of liver cells.',
+  'Ribosomes translate messenger RNA into proteins in the cytoplasm.',
+];
+let h: Harness;
+
+beforeAll(async () => {
+  h = await startHarness({ env: f.env, realSearch: true });
+  await createTextNodes(h.deps.graph.driver, f, texts);
+  await buildVectorIndex(h.deps, { graph: 'neo4j', model: MODEL });
+});
+afterAll(async () => {
+  await dropIndexFixture(h.deps.graph.driver, f);
+  await h.close();
+});
+
+it('answers a lookup with the best-matching nodes of the real index', async () => {
+  h.llm.script(routerReply('lookup', 0.95));
+  const sub = await h.submit(texts[1]!);
+  const job = await h.waitJob(sub.job_id);
+  expect(job.status).toBe('done');
+  const { result } = job;
+  expect(result.sources).toHaveLength(2);
+  expect(result.sources[0]).toMatchObject({ dbId: 1, text: texts[1], labels: [f.label] });
+  expect(result.answer.startsWith(`### ${result.sources[0].displayName}\n`)).toBe(true);
+  expect(result.answer).toContain(texts[1]);
+});
