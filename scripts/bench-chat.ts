@@ -1,36 +1,39 @@
 /**
- * Chat throughput benchmark (`npm run bench:chat`): the API on a real HTTP port, the worker in
- * the same process, the scripted model answering at once, and a fixed in-memory vector search
- * (the search itself is measured by its own benchmark). 32 clients each submit a lookup
- * question and follow the job's SSE stream until `job_done`, 2,000 jobs in all.
+ * Chat throughput benchmark (`npm run bench:chat`): the API on a real HTTP port and the chat
+ * worker, the scripted model answering at once, and a fixed in-memory vector search (search
+ * itself has its own benchmark). 32 clients each submit a lookup question and follow the job's
+ * SSE stream until `job_done`, 2,000 jobs in all. The clients and the scripted model run in a
+ * second thread (their own event loop), as they would be other machines.
  *
  * Prints jobs/s, p50/p90/p99 from submission to `job_done` seen on SSE, Redis round trips per
- * job (counted in the client library: one per command sent alone, one per pipeline or
- * MULTI), commands the server ran per job (INFO commandstats, including those inside Lua
- * scripts), and CPU / event-loop use to show what limits it.
+ * job (counted in the client library: one per command sent alone, one per pipeline or MULTI),
+ * commands the server ran per job (INFO commandstats, including those inside Lua scripts),
+ * event-loop use, and the latency of one client alone. With 32 clients each waiting for its
+ * job before the next, latency under load is clients / throughput (Little's law).
  *
- * With 32 clients each waiting for its job before submitting the next, latency under load is
- * clients / throughput (Little's law); the last line is the latency of one client alone.
- *
- * Environment: BENCH_JOBS (2000), BENCH_CLIENTS (32), WORKER_CONCURRENCY (32 here),
- * KVSTORE_URL (redis://127.0.0.1:6379/0).
+ * Environment: BENCH_JOBS (2000), BENCH_CLIENTS (32), BENCH_SPLIT=1 (worker in a third thread,
+ * as `SERVICE_ROLE=worker` in its own process), WORKER_CONCURRENCY (32 here), KVSTORE_URL.
  */
 import { serve } from '@hono/node-server';
 import { Pipeline, Redis } from 'ioredis';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { isMainThread, parentPort, Worker } from 'node:worker_threads';
+import { isMainThread, parentPort, Worker, workerData, type MessagePort } from 'node:worker_threads';
 import { createApp } from '../src/app.js';
 import { createLookupHandler } from '../src/chat/lookup.js';
 import { createChatWorker } from '../src/chat/worker.js';
-import { loadConfig } from '../src/config.js';
+import { loadConfig, type Config } from '../src/config.js';
+import { createLogger } from '../src/lib/log.js';
+import { createLlmClients } from '../src/llm/clients.js';
+import { createKvStore } from '../src/store/redis.js';
 import { createDeps } from '../src/server.js';
 import { routerReply, startLlmServer } from '../test/helpers/llm-server.js';
 
 const JOBS = Number(process.env.BENCH_JOBS ?? 2_000);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 32);
+const SPLIT = process.env.BENCH_SPLIT === '1';
 
-// Round-trip counter: a command sent alone is one round trip; a pipeline/MULTI is one.
+// Round-trip counter (per thread): a command sent alone is one round trip; a pipeline/MULTI one.
 let roundTrips = 0;
 const origSend = Redis.prototype.sendCommand;
 Redis.prototype.sendCommand = function (this: Redis, command: any, stream?: any, ...rest: any[]) {
@@ -43,14 +46,52 @@ Pipeline.prototype.exec = function (this: Pipeline, ...args: any[]) {
   return (origExec as any).apply(this, args);
 } as typeof origExec;
 
-/** The load side, in its own thread (own event loop and core): the scripted model and the clients. */
-async function loadThread() {
-  const port = parentPort!;
-  const llm = await startLlmServer({ defaultReply: routerReply('lookup', 0.95, 'bench'), maxRecorded: 10 });
-  port.postMessage({ llmUrl: llm.url });
-  const base = await new Promise<string>((r) => port.once('message', (m: { base: string }) => r(m.base)));
+const NODES = [
+  { dbId: 1, displayName: 'Insulin receptor', text: 'The insulin receptor binds insulin at the plasma membrane.', score: 0.9, labels: ['Protein'] },
+  { dbId: 2, displayName: 'Glucose transporter', text: 'GLUT4 transports glucose into muscle cells.', score: 0.8, labels: ['Protein'] },
+];
 
-  /** One job: submit, follow its stream to job_done; returns ms from submission. */
+/** A chat worker over its own store connection, as a worker process has. */
+function startWorker(config: Config) {
+  const kv = createKvStore({ url: config.KVSTORE_URL, prefix: config.KV_PREFIX });
+  const worker = createChatWorker({
+    kv,
+    config,
+    log: createLogger('silent'),
+    llm: createLlmClients(config),
+    handlers: { lookup: createLookupHandler({ search: { search: async () => NODES }, model: config.EMBEDDING_MODEL, topK: 5 }) },
+  });
+  return { worker, kv, started: worker.start() };
+}
+
+/** Request/answer over a worker thread's port. */
+const ask = <T>(port: MessagePort | Worker, msg: unknown) =>
+  new Promise<T>((resolve) => {
+    port.once('message', (m: T) => resolve(m));
+    (port as Worker).postMessage(msg);
+  });
+
+/** The worker thread (BENCH_SPLIT=1). */
+async function workerThread(port: MessagePort, config: Config) {
+  const { worker, kv, started } = startWorker(config);
+  await started;
+  port.postMessage({ ready: true });
+  port.on('message', async (m: { trips?: boolean; stop?: boolean }) => {
+    if (m.trips) port.postMessage({ trips: roundTrips });
+    if (m.stop) {
+      await worker.stop();
+      await kv.close();
+      port.postMessage({ stopped: true });
+      port.close();
+    }
+  });
+}
+
+/** The load thread: the scripted model and the clients. */
+async function loadThread(port: MessagePort) {
+  const llm = await startLlmServer({ defaultReply: routerReply('lookup', 0.95, 'bench'), maxRecorded: 10 });
+  const base = await ask<string>(port, { llmUrl: llm.url });
+
   const oneJob = async (i: number): Promise<number> => {
     const t0 = performance.now();
     const res = await fetch(`${base}/chat/message`, {
@@ -60,119 +101,95 @@ async function loadThread() {
     });
     if (res.status !== 202) throw new Error(`submit: ${res.status} ${await res.text()}`);
     const { job_id } = (await res.json()) as { job_id: string };
-    const stream = await fetch(`${base}/chat/job/${job_id}/stream`);
-    const reader = stream.body!.getReader();
+    const reader = (await fetch(`${base}/chat/job/${job_id}/stream`)).body!.getReader();
     const dec = new TextDecoder();
     let text = '';
-    for (;;) {
+    while (!text.includes('event: job_done')) {
       const { done, value } = await reader.read();
-      if (done) break;
+      if (done) throw new Error(`job ${job_id} ended without job_done: ${text.slice(-200)}`);
       text += dec.decode(value, { stream: true });
-      if (text.includes('event: job_done')) break;
     }
     const ms = performance.now() - t0;
     await reader.cancel().catch(() => {});
-    if (!text.includes('event: job_done')) throw new Error(`job ${job_id} ended without job_done: ${text.slice(-200)}`);
     return ms;
   };
   const run = async (total: number, clients: number) => {
     const latencies: number[] = [];
     let next = 0;
-    await Promise.all(
-      Array.from({ length: clients }, async () => {
-        while (next < total) latencies.push(await oneJob(next++));
-      }),
-    );
+    await Promise.all(Array.from({ length: clients }, async () => {
+      while (next < total) latencies.push(await oneJob(next++));
+    }));
     return latencies;
   };
   port.on('message', async (m: { run?: [number, number]; close?: boolean }) => {
-    if (m.run) port.postMessage({ latencies: await run(...m.run) });
+    if (m.run) port.postMessage(await run(...m.run));
     if (m.close) {
       await llm.close();
       port.close();
     }
   });
-  port.postMessage({ ready: true });
+  port.postMessage('ready');
 }
 
-if (!isMainThread) {
-  await loadThread();
-} else {
-  await main();
-}
-
+/** The API (and, unless split, the worker) in the main thread; drives the phases and prints. */
 async function main() {
-const load = new Worker(new URL(import.meta.url));
-const nextMessage = <T>() => new Promise<T>((r) => load.once('message', r));
-const { llmUrl } = await nextMessage<{ llmUrl: string }>();
-const config = loadConfig({
-  LOG_LEVEL: 'silent',
-  KVSTORE_URL: 'redis://127.0.0.1:6379/0',
-  WORKER_CONCURRENCY: '32',
-  ...process.env,
-  LOCAL_LLM_BASE_URL: llmUrl,
-  KV_PREFIX: `bench:${crypto.randomUUID().slice(0, 8)}:`,
-  SERVICE_ROLE: 'all',
-});
-const deps = createDeps(config, async () => null, 'node');
-const nodes = [
-  { dbId: 1, displayName: 'Insulin receptor', text: 'The insulin receptor binds insulin at the plasma membrane.', score: 0.9, labels: ['Protein'] },
-  { dbId: 2, displayName: 'Glucose transporter', text: 'GLUT4 transports glucose into muscle cells.', score: 0.8, labels: ['Protein'] },
-];
-const worker = createChatWorker({
-  kv: deps.kv,
-  config,
-  log: deps.log,
-  llm: deps.llm,
-  handlers: { lookup: createLookupHandler({ search: { search: async () => nodes }, model: config.EMBEDDING_MODEL, topK: 5 }) },
-});
-await worker.start();
-const server = serve({ fetch: createApp(deps).fetch, port: 0, hostname: '127.0.0.1' });
-await new Promise((r) => server.once('listening', r));
-const ready = nextMessage();
-load.postMessage({ base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
-await ready;
-const run = async (total: number, clients: number) => {
-  const reply = nextMessage<{ latencies: number[] }>();
-  load.postMessage({ run: [total, clients] });
-  return (await reply).latencies;
-};
+  const load = new Worker(new URL(import.meta.url), { workerData: { role: 'load' } });
+  const { llmUrl } = await new Promise<{ llmUrl: string }>((r) => load.once('message', r));
+  const env = {
+    LOG_LEVEL: 'silent',
+    KVSTORE_URL: 'redis://127.0.0.1:6379/0',
+    WORKER_CONCURRENCY: '32',
+    ...process.env,
+    LOCAL_LLM_BASE_URL: llmUrl,
+    KV_PREFIX: `bench:${crypto.randomUUID().slice(0, 8)}:`,
+  };
+  const config = loadConfig(env);
+  const deps = createDeps(config, async () => null, 'node');
+  const split = SPLIT ? new Worker(new URL(import.meta.url), { workerData: { role: 'worker', env } }) : undefined;
+  const local = split ? undefined : startWorker(config);
+  if (split) await new Promise((r) => split.once('message', r));
+  await local?.started;
+  const server = serve({ fetch: createApp(deps).fetch, port: 0, hostname: '127.0.0.1' });
+  await new Promise((r) => server.once('listening', r));
+  await ask(load, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  const run = (total: number, clients: number) => ask<number[]>(load, { run: [total, clients] });
+  const trips = async () => roundTrips + (split ? (await ask<{ trips: number }>(split, { trips: true })).trips : 0);
+  const commands = async () => {
+    const info = await deps.kv.redis.info('commandstats');
+    return [...info.matchAll(/calls=(\d+)/g)].reduce((n, m) => n + Number(m[1]), 0);
+  };
+  const pct = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 
-const commandCount = async () => {
-  const info = await deps.kv.redis.info('commandstats');
-  return [...info.matchAll(/calls=(\d+)/g)].reduce((n, m) => n + Number(m[1]), 0);
-};
-const pct = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+  await run(Math.min(200, JOBS), CLIENTS); // warm-up: JIT, connections, script cache
+  const cmd0 = await commands();
+  const trips0 = await trips();
+  const elu0 = performance.eventLoopUtilization();
+  const t0 = performance.now();
+  const lat = (await run(JOBS, CLIENTS)).sort((a, b) => a - b);
+  const secs = (performance.now() - t0) / 1000;
+  const elu = performance.eventLoopUtilization(elu0);
+  const tripsPerJob = ((await trips()) - trips0 - (split ? 1 : 0)) / JOBS;
+  const cmdsPerJob = ((await commands()) - cmd0 - 1) / JOBS;
+  const solo = (await run(200, 1)).sort((a, b) => a - b);
 
-await run(Math.min(200, JOBS), CLIENTS); // warm-up: JIT, connections, script cache
-const cmd0 = await commandCount();
-roundTrips = 0;
-const cpu0 = process.cpuUsage();
-const elu0 = performance.eventLoopUtilization();
-const t0 = performance.now();
-const lat = (await run(JOBS, CLIENTS)).sort((a, b) => a - b);
-const secs = (performance.now() - t0) / 1000;
-const trips = roundTrips;
-const cmds = (await commandCount()) - cmd0 - 1;
-const cpu = process.cpuUsage(cpu0);
-const elu = performance.eventLoopUtilization(elu0);
+  console.log(`bench:chat  ${JOBS} lookup jobs, ${CLIENTS} clients, worker concurrency ${config.WORKER_CONCURRENCY}${split ? ', worker in its own thread' : ''}`);
+  console.log(`  throughput      ${(JOBS / secs).toFixed(0)} jobs/s  (${secs.toFixed(2)} s)`);
+  console.log(`  submit→job_done p50 ${pct(lat, 50).toFixed(1)} ms  p90 ${pct(lat, 90).toFixed(1)} ms  p99 ${pct(lat, 99).toFixed(1)} ms`);
+  console.log(`  redis           ${tripsPerJob.toFixed(1)} round trips/job (client side), ${cmdsPerJob.toFixed(1)} commands/job (server, incl. Lua)`);
+  console.log(`  API thread      event loop busy ${(elu.utilization * 100).toFixed(0)}%${split ? '' : ' (API and worker share it)'}`);
+  console.log(`  one client      p50 ${pct(solo, 50).toFixed(1)} ms  p99 ${pct(solo, 99).toFixed(1)} ms  (latency without queueing, 200 jobs)`);
 
-console.log(`bench:chat  ${JOBS} lookup jobs, ${CLIENTS} clients, worker concurrency ${config.WORKER_CONCURRENCY}`);
-console.log(`  throughput      ${(JOBS / secs).toFixed(0)} jobs/s  (${secs.toFixed(2)} s)`);
-console.log(`  submit→job_done p50 ${pct(lat, 50).toFixed(1)} ms  p90 ${pct(lat, 90).toFixed(1)} ms  p99 ${pct(lat, 99).toFixed(1)} ms`);
-console.log(`  redis           ${(trips / JOBS).toFixed(1)} round trips/job (client side), ${(cmds / JOBS).toFixed(1)} commands/job (server, incl. Lua)`);
-console.log(
-  `  service thread  event loop busy ${(elu.utilization * 100).toFixed(0)}%; process CPU ${(((cpu.user + cpu.system) / 1e6 / secs) * 100).toFixed(0)}% of one core (service + load thread)`,
-);
-console.log('  (API and worker share one event loop; the clients and the scripted model run in a second thread)');
-const solo = (await run(200, 1)).sort((a, b) => a - b);
-console.log(`  one client      p50 ${pct(solo, 50).toFixed(1)} ms  p99 ${pct(solo, 99).toFixed(1)} ms  (latency without queueing, 200 jobs)`);
-
-await worker.stop();
-await new Promise((r) => server.close(r));
-const keys = await deps.kv.redis.keys(`${config.KV_PREFIX}*`);
-for (let i = 0; i < keys.length; i += 500) await deps.kv.redis.del(...keys.slice(i, i + 500));
-load.postMessage({ close: true });
-await new Promise((r) => load.once('exit', r));
-await Promise.allSettled([deps.kv.close(), deps.graph.close(), deps.embedders.close()]);
+  if (split) await ask(split, { stop: true });
+  await local?.worker.stop();
+  await local?.kv.close();
+  await new Promise((r) => server.close(r));
+  const keys = await deps.kv.redis.keys(`${config.KV_PREFIX}*`);
+  for (let i = 0; i < keys.length; i += 500) await deps.kv.redis.del(...keys.slice(i, i + 500));
+  load.postMessage({ close: true });
+  await new Promise((r) => load.once('exit', r));
+  await Promise.allSettled([deps.kv.close(), deps.graph.close(), deps.embedders.close()]);
 }
+
+if (isMainThread) await main();
+else if (workerData.role === 'load') await loadThread(parentPort!);
+else await workerThread(parentPort!, loadConfig(workerData.env));

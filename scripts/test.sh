@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, from a fresh clone: starts the real Neo4j and Redis (installing them if
-# needed), builds the bundle, type-checks, then runs unit, integration and browser tests.
+# needed), builds the bundle, type-checks, then runs unit and integration tests and the browser
+# suite (installing Debian's chromium if needed). Arguments narrow the vitest run and skip the
+# browser suite: `npm test -- test/unit`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -8,3 +10,7 @@ bash scripts/services.sh start
 npm run --silent build
 npx tsc --noEmit -p .
 npx vitest run "$@"
+if [ "$#" -eq 0 ]; then
+  bash scripts/install-chromium.sh
+  npx vitest run --config vitest.e2e.config.ts
+fi

@@ -106,7 +106,14 @@ export async function runJob(
         status: 'done',
         result,
         user: { role: 'user', content: job.message, route: null, confidence: null, events: [] },
-        assistant: { role: 'assistant', content: out.answer, route: decision.route, confidence: decision.confidence, events },
+        // The final event is kept with the message too, so its sources survive a reload.
+        assistant: {
+          role: 'assistant',
+          content: out.answer,
+          route: decision.route,
+          confidence: decision.confidence,
+          events: [...events, { type: 'job_done', data: { ...result } }],
+        },
       },
       processingKey,
     );

@@ -1,8 +1,9 @@
 /**
- * `build-index [--graph <name>] [--model <name>] [--text-property <prop>] [--batch-size <n>]`:
- * builds the vector index like `POST /dev/build_vector_index` (same function), with a progress
- * bar on a terminal and plain progress lines otherwise; prints the result as JSON on stdout.
- * Defaults: `GRAPHDB_GRAPH`, `EMBEDDING_MODEL`, `TEXT_PROPERTY`, `INDEX_BATCH_SIZE`.
+ * `build-index [--graph <name>] [--model <name>] [--batch-size <n>]`: builds the vector index
+ * like `POST /dev/build_vector_index` (same function), with a progress bar on a terminal and
+ * plain progress lines otherwise; prints the result as JSON on stdout. Defaults: `GRAPHDB_GRAPH`,
+ * `EMBEDDING_MODEL`, `INDEX_BATCH_SIZE`. The text property is `TEXT_PROPERTY` from the
+ * environment, deliberately not a flag: the server's searches read the same variable.
  */
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
@@ -15,7 +16,7 @@ import { createKvStore } from '../store/redis.js';
 import type { Command } from './main.js';
 import { createProgressPrinter } from './progress.js';
 
-const USAGE = 'usage: scripts/build-index [--graph <name>] [--model <name>] [--text-property <prop>] [--batch-size <n>]';
+const USAGE = 'usage: scripts/build-index [--graph <name>] [--model <name>] [--batch-size <n>]  (env: TEXT_PROPERTY, GRAPHDB_*, KVSTORE_URL, DATA_DIR, MODELS_DIR)';
 
 /** Runs one build; exit code 0 on success, 1 on a build failure, 2 on bad arguments. */
 export const buildIndexCommand: Command = async (args, env) => {
@@ -26,7 +27,6 @@ export const buildIndexCommand: Command = async (args, env) => {
       options: {
         graph: { type: 'string' },
         model: { type: 'string' },
-        'text-property': { type: 'string' },
         'batch-size': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -57,7 +57,6 @@ export const buildIndexCommand: Command = async (args, env) => {
       {
         graph: values.graph ?? config.GRAPHDB_GRAPH,
         model: values.model ?? config.EMBEDDING_MODEL,
-        textProperty: values['text-property'],
         batchSize,
         onProgress: progress.onProgress,
       },

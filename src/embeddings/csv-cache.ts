@@ -129,8 +129,7 @@ export function fromCsv(text: string, chunks: readonly ChunkRef[], dimensions: n
     if (nodeId !== chunks[i]!.nodeId || Number(chunk) !== chunks[i]!.chunk || b64 === undefined) return null;
     const bytes = decodeBase64(b64);
     if (!bytes || bytes.length !== dimensions * 4) return null;
-    // Copy into an aligned buffer; Float32Array needs a 4-byte aligned offset.
-    vectors.push(new Float32Array(bytes.slice().buffer));
+    vectors.push(new Float32Array(bytes.buffer, 0, dimensions));
   }
   return vectors;
 }

@@ -215,8 +215,8 @@ export async function buildVectorIndex(deps: IndexBuildDeps, opts: BuildIndexOpt
     await cache.prune(new Set(keys));
     timings.cleanupMs = performance.now() - t;
 
+    // The first `indexing` report comes from the poll, with the real percentage.
     progress.phase = 'indexing';
-    report();
     t = performance.now();
     await writer.awaitOnline((percent) => {
       progress.indexPercent = percent;

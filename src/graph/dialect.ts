@@ -10,7 +10,9 @@
  * within the source text), `batch` (the content key of the embedding batch it came from) and
  * `embedding` (float32 list). There is no relationship to the source node: a relationship
  * would make a user's plain `DELETE n` fail and would show up among the graph's relationship
- * types. Schema overviews hide index data by one rule: {@link isIndexLabel}.
+ * types. Schema overviews hide index data by one rule: {@link isIndexLabel}. Between builds a
+ * chunk may point at a node that was deleted (search skips it: the node or its text is gone)
+ * or, if Neo4j reused the deleted node's id, at a new node; the next build removes both kinds.
  */
 
 /** Labels starting with this prefix belong to vector indexes, never to the user's graph. */

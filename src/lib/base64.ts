@@ -7,7 +7,8 @@ const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
 const ENCODE = new TextEncoder().encode(ALPHABET);
 const PAD = 61; // '='
 const ascii = new TextDecoder('latin1');
-const DECODE = new Int16Array(128).fill(-1);
+/** Every UTF-16 code unit → its 6-bit value, or -1: one table lookup validates and decodes. */
+const DECODE = new Int8Array(65536).fill(-1);
 for (let i = 0; i < ALPHABET.length; i++) DECODE[ALPHABET.charCodeAt(i)] = i;
 
 /** Encodes bytes as padded base64. */
@@ -34,23 +35,37 @@ export function encodeBase64(bytes: Uint8Array): string {
   return ascii.decode(out);
 }
 
-/** Decodes padded base64, or null when `s` is not valid base64. */
+/**
+ * Decodes padded base64, or null when `s` is not valid base64. The result owns its buffer from
+ * offset 0, so `new Float32Array(result.buffer)` needs no copy.
+ */
 export function decodeBase64(s: string): Uint8Array | null {
   if (s.length % 4 !== 0) return null;
   const pad = s.endsWith('==') ? 2 : s.endsWith('=') ? 1 : 0;
   const out = new Uint8Array((s.length / 4) * 3 - pad);
+  const full = pad ? s.length - 4 : s.length;
   let o = 0;
-  for (let i = 0; i < s.length; i += 4) {
-    const last = i + 4 === s.length;
-    const c0 = DECODE[s.charCodeAt(i)] ?? -1;
-    const c1 = DECODE[s.charCodeAt(i + 1)] ?? -1;
-    const c2 = last && pad >= 2 ? 0 : (DECODE[s.charCodeAt(i + 2)] ?? -1);
-    const c3 = last && pad >= 1 ? 0 : (DECODE[s.charCodeAt(i + 3)] ?? -1);
-    if ((c0 | c1 | c2 | c3) < 0) return null;
-    const n = (c0 << 18) | (c1 << 12) | (c2 << 6) | c3;
+  // Invalid characters map to -1; OR-ing every value keeps the sign bit set if any was invalid.
+  let bad = 0;
+  for (let i = 0; i < full; i += 4) {
+    const a = DECODE[s.charCodeAt(i)]!;
+    const b = DECODE[s.charCodeAt(i + 1)]!;
+    const c = DECODE[s.charCodeAt(i + 2)]!;
+    const d = DECODE[s.charCodeAt(i + 3)]!;
+    bad |= a | b | c | d;
+    const n = (a << 18) | (b << 12) | (c << 6) | d;
     out[o++] = n >> 16;
-    if (o < out.length) out[o++] = (n >> 8) & 255;
-    if (o < out.length) out[o++] = n & 255;
+    out[o++] = (n >> 8) & 255;
+    out[o++] = n & 255;
   }
-  return out;
+  if (pad) {
+    const a = DECODE[s.charCodeAt(full)]!;
+    const b = DECODE[s.charCodeAt(full + 1)]!;
+    const c = pad === 1 ? DECODE[s.charCodeAt(full + 2)]! : 0;
+    bad |= a | b | c;
+    const n = (a << 18) | (b << 12) | (c << 6);
+    out[o++] = n >> 16;
+    if (pad === 1) out[o++] = (n >> 8) & 255;
+  }
+  return bad < 0 ? null : out;
 }

@@ -17,6 +17,9 @@ const SessionMessageSchema = z
     content: z.string(),
     route: z.enum(['lookup', 'agent']).nullable(),
     confidence: z.number().nullable(),
+    events: z
+      .array(z.object({ type: z.string(), data: z.record(z.string(), z.unknown()) }).openapi('JobEvent'))
+      .openapi({ description: "The job's events (routing, agent steps, job_done with sources); empty for user messages" }),
   })
   .openapi('SessionMessage');
 
@@ -26,6 +29,10 @@ const SessionSchema = z
     name: z.string().openapi({ description: 'Name set by PATCH, else a title from the first message, else "New chat"' }),
     created_at: z.number().openapi({ description: 'Unix seconds' }),
     messages: z.array(SessionMessageSchema),
+    pending_job_id: z
+      .string()
+      .nullable()
+      .openapi({ description: 'Job currently answering in this session; a client can follow its stream after a reload' }),
   })
   .openapi('ChatSession');
 
@@ -100,7 +107,14 @@ export function chatSessionRoutes(deps: AppDeps) {
           session_id: s.session_id,
           name: sessionName(s),
           created_at: s.created_at ?? 0,
-          messages: s.messages.map((m) => ({ role: m.role, content: m.content, route: m.route ?? null, confidence: m.confidence ?? null })),
+          messages: s.messages.map((m) => ({
+            role: m.role,
+            content: m.content,
+            route: m.route ?? null,
+            confidence: m.confidence ?? null,
+            events: m.events ?? [],
+          })),
+          pending_job_id: s.pending_job_id,
         },
         200,
       );

@@ -1,15 +1,26 @@
 /** Node entry: `node dist/node.js`. Listens with @hono/node-server; SIGTERM/SIGINT stop it. */
 import { serve } from '@hono/node-server';
 import { readFile } from 'node:fs/promises';
+import type { Server } from 'node:http';
 import { describeStartError, startService, type Serve } from '../server.js';
 
 const PUBLIC = new URL('./public/', import.meta.url);
+
+/** Connections still busy this long after shutdown starts (open streams) are cut. */
+const CLOSE_GRACE_MS = 2_000;
 
 const nodeServe: Serve = (fetch, port) =>
   new Promise((resolve) => {
     const server = serve({ fetch, port }, () =>
       resolve({
-        close: () => new Promise<void>((done) => server.close(() => done())),
+        close: () =>
+          new Promise<void>((done) => {
+            const http = server as Server;
+            http.close(() => done());
+            // Without this, idle keep-alive connections hold shutdown for their 5 s timeout.
+            http.closeIdleConnections();
+            setTimeout(() => http.closeAllConnections(), CLOSE_GRACE_MS).unref();
+          }),
       }),
     );
   });

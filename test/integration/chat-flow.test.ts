@@ -70,14 +70,15 @@ describe('lookup flow', () => {
 
     const session = await (await h.app.request(`/chat/session/${sub.session_id}`)).json();
     expect(session.name).toBe('Who is Ada Lovelace?');
-    expect(session.messages).toEqual([
-      { role: 'user', content: 'Who is Ada Lovelace?', route: null, confidence: null },
+    expect(session.messages).toMatchObject([
+      { role: 'user', content: 'Who is Ada Lovelace?', route: null, confidence: null, events: [] },
       { role: 'assistant', content: result.answer, route: 'lookup', confidence: 0.92 },
     ]);
     const stored = await createSessionStore(h.deps.kv).load(sub.session_id);
     expect(stored!.pending_job_id).toBeNull();
     expect(stored!.pending_events).toEqual([]);
-    expect(stored!.messages[1]!.events.map((e) => e.type)).toEqual(['routing_started', 'routing_done']);
+    expect(stored!.messages[1]!.events.map((e) => e.type)).toEqual(['routing_started', 'routing_done', 'job_done']);
+    expect(stored!.messages[1]!.events[2]!.data).toEqual(result);
   });
 
   it("keeps the running job's events in the session's pending_events", async () => {

@@ -60,6 +60,10 @@ describe('one session', () => {
     expect(read.name.length).toBe(60);
     expect(typeof read.created_at).toBe('number');
     expect(read.messages).toHaveLength(2);
+    expect(read.pending_job_id).toBeNull();
+    expect(read.messages[0].events).toEqual([]);
+    expect(read.messages[1].events.map((e: { type: string }) => e.type)).toEqual(['routing_started', 'routing_done', 'job_done']);
+    expect(read.messages[1].events[2].data.sources).toEqual(expect.any(Array));
 
     const patch = (name: unknown) =>
       h.app.request(`/chat/session/${s.session_id}`, {

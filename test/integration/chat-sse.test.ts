@@ -3,6 +3,7 @@ import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getJobEventHub } from '../../src/chat/events.js';
+import { AGENT_UNAVAILABLE } from '../../src/chat/run-job.js';
 import { createJobStore } from '../../src/store/jobs.js';
 import { createKeys } from '../../src/store/keys.js';
 import { routerReply } from '../helpers/llm-server.js';
@@ -79,6 +80,16 @@ describe('GET /chat/job/{id}/stream', () => {
     expect(listeners()).toBe(0);
     await h.startWorker();
     expect((await h.waitJob(sub.job_id)).status).toBe('done');
+  });
+
+  it('ends an agent-routed job with job_error when no agent handler is installed', async () => {
+    h.llm.script(routerReply('agent', 0.9, 'needs reasoning'));
+    const sub = await h.submit('Why did the engine never get built?');
+    const { frames } = await h.stream(sub.job_id);
+    const events = frames.filter((f) => f.event);
+    expect(events.map((f) => f.event)).toEqual(['routing_started', 'routing_done', 'job_error']);
+    expect(events[2]!.data).toEqual({ error: AGENT_UNAVAILABLE });
+    expect(AGENT_UNAVAILABLE).toMatch(/agent is not available/);
   });
 
   it('fills a gap when a live message was lost', async () => {
