@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import type { Driver } from 'neo4j-driver';
+import { batchIndexName, chunkLabel, quoteName } from '../src/graph/dialect.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { generateTestModels } from './gen-test-models.mjs';
 
@@ -56,3 +57,15 @@ export async function describeMachine(driver: Driver, database: string): Promise
 
 /** Formats a number with thousands separators. */
 export const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+/** Deletes an index's chunk nodes and schema indexes (its CSV cache stays, so a rebuild is quick). */
+export async function dropIndexData(driver: Driver, database: string, index: string): Promise<void> {
+  const session = driver.session({ database });
+  try {
+    await session.run(`MATCH (c:${quoteName(chunkLabel(index))}) CALL { WITH c DELETE c } IN TRANSACTIONS OF 10000 ROWS`);
+  } finally {
+    await session.close();
+  }
+  await driver.executeQuery(`DROP INDEX ${quoteName(index)} IF EXISTS`, {}, { database });
+  await driver.executeQuery(`DROP INDEX ${quoteName(batchIndexName(index))} IF EXISTS`, {}, { database });
+}

@@ -4,9 +4,9 @@
  * extract (`scripts/load-wikipathways.ts`, property `wp_bench_text`), each from scratch and then
  * once more from the cache, and prints chunks/s end to end, peak RSS and where the time went.
  *
- * Options: --nodes <n> (100000), --only synthetic|wikipathways, --keep (leave the synthetic graph;
- * the WikiPathways graph and index are always kept for bench:search, `scripts/load-wikipathways --drop`
- * removes them).
+ * Options: --nodes <n> (100000), --only synthetic|wikipathways, --keep (leave the bench graphs
+ * and indexes in the database; by default both are removed, the CSV caches stay in
+ * test-output/bench-data so that bench:search rebuilds the WikiPathways index in seconds).
  */
 import { rm } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
@@ -14,16 +14,15 @@ import neo4j from 'neo4j-driver';
 import { createEmbeddersFromConfig } from '../src/embeddings/embedders.js';
 import { cacheDir } from '../src/embeddings/csv-cache.js';
 import { buildVectorIndex, type BuildReport, type IndexBuildDeps } from '../src/embeddings/index-build.js';
-import { batchIndexName, chunkLabel, quoteName } from '../src/graph/dialect.js';
 import { createGraphStore } from '../src/graph/driver.js';
 import { createLogger } from '../src/lib/log.js';
 import { createKvStore } from '../src/store/redis.js';
 import {
   BENCH_MODEL, SYNTHETIC_INDEX, SYNTHETIC_PROP, WIKIPATHWAYS_INDEX, WIKIPATHWAYS_PROP,
-  benchConfig, benchModels, describeMachine, fmt,
+  benchConfig, benchModels, describeMachine, dropIndexData, fmt,
 } from './bench-common.js';
 import { generateProse } from './bench-prose.js';
-import { loadWikiPathways } from './load-wikipathways.js';
+import { dropWikiPathways, loadWikiPathways } from './load-wikipathways.js';
 
 const { values } = parseArgs({ options: { nodes: { type: 'string' }, only: { type: 'string' }, keep: { type: 'boolean' } } });
 const NODES = Number(values.nodes ?? 100_000);
@@ -48,9 +47,7 @@ async function autoCommit(q: string, p: Record<string, unknown> = {}) {
 
 /** Removes an index's chunk nodes, schema indexes and cache so the next build starts from zero. */
 async function resetIndex(index: string) {
-  await autoCommit(`MATCH (c:${quoteName(chunkLabel(index))}) CALL { WITH c DELETE c } IN TRANSACTIONS OF 10000 ROWS`);
-  await run(`DROP INDEX ${quoteName(index)} IF EXISTS`);
-  await run(`DROP INDEX ${quoteName(batchIndexName(index))} IF EXISTS`);
+  await dropIndexData(graph.driver, db, index);
   await rm(cacheDir(config.DATA_DIR, index), { recursive: true, force: true });
 }
 
@@ -113,7 +110,7 @@ try {
     printBuild(`synthetic: ${fmt(NODES)} nodes, fresh build`, await timedBuild(SYNTHETIC_INDEX, SYNTHETIC_PROP));
     printBuild('synthetic: re-run (everything cached)', await timedBuild(SYNTHETIC_INDEX, SYNTHETIC_PROP));
     if (!values.keep) {
-      await resetIndex(SYNTHETIC_INDEX);
+      await dropIndexData(graph.driver, db, SYNTHETIC_INDEX);
       await autoCommit('MATCH (n:BenchDoc) CALL { WITH n DELETE n } IN TRANSACTIONS OF 10000 ROWS');
       console.log('\nsynthetic graph and index removed (--keep keeps them)');
     }
@@ -124,7 +121,11 @@ try {
     console.log(`\nwikipathways: ${loaded.pathways} pathways (${loaded.withText} with text) loaded in ${fmt((performance.now() - started) / 1000, 1)} s`);
     await resetIndex(WIKIPATHWAYS_INDEX);
     printBuild('WikiPathways descriptions, fresh build', await timedBuild(WIKIPATHWAYS_INDEX, WIKIPATHWAYS_PROP));
-    console.log('\n(WikiPathways graph and index kept for npm run bench:search)');
+    if (!values.keep) {
+      await dropIndexData(graph.driver, db, WIKIPATHWAYS_INDEX);
+      await dropWikiPathways(graph.driver, db);
+      console.log('\nWikiPathways graph and index removed (--keep keeps them; the CSV cache stays)');
+    }
   }
 } finally {
   await Promise.allSettled([graph.close(), kv.close(), embedders.close()]);

@@ -6,7 +6,8 @@
  * The API runs in a child process; the clients share the machine with it and with Neo4j. A
  * short single-client run of each shows the overhead without queueing for the two cores.
  *
- * Options: --seconds <s> (30), --clients <n> (16), --top-k <k> (5).
+ * Options: --seconds <s> (30), --clients <n> (16), --top-k <k> (5), --keep (leave the WikiPathways
+ * graph and index when this run had to create them; by default they are removed afterwards).
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -18,10 +19,12 @@ import { VECTOR_SEARCH } from '../src/graph/dialect.js';
 import { createGraphStore } from '../src/graph/driver.js';
 import { createLogger } from '../src/lib/log.js';
 import { createKvStore } from '../src/store/redis.js';
-import { BENCH_MODEL, WIKIPATHWAYS_INDEX, WIKIPATHWAYS_PROP, benchConfig, benchModels, describeMachine, fmt } from './bench-common.js';
-import { DEFAULT_DIR, loadWikiPathways } from './load-wikipathways.js';
+import { BENCH_MODEL, WIKIPATHWAYS_INDEX, WIKIPATHWAYS_PROP, benchConfig, benchModels, describeMachine, dropIndexData, fmt } from './bench-common.js';
+import { DEFAULT_DIR, dropWikiPathways, loadWikiPathways } from './load-wikipathways.js';
 
-const { values } = parseArgs({ options: { seconds: { type: 'string' }, clients: { type: 'string' }, 'top-k': { type: 'string' } } });
+const { values } = parseArgs({
+  options: { seconds: { type: 'string' }, clients: { type: 'string' }, 'top-k': { type: 'string' }, keep: { type: 'boolean' } },
+});
 const SECONDS = Number(values.seconds ?? 30);
 const CLIENTS = Number(values.clients ?? 16);
 const TOP_K = Number(values['top-k'] ?? 5);
@@ -40,9 +43,10 @@ const queries = readFileSync(`${DEFAULT_DIR}/pathways.jsonl`, 'utf8')
   .map((l) => String((JSON.parse(l) as { title: string }).title))
   .filter((_, i) => i % 7 === 0);
 
-async function ensureIndex() {
+/** Makes sure the index is there; true when this run created it (and should remove it). */
+async function ensureIndex(): Promise<boolean> {
   const { records } = await graph.driver.executeQuery('SHOW VECTOR INDEXES YIELD name, state WHERE name = $n RETURN state', { n: WIKIPATHWAYS_INDEX }, { database: db });
-  if (records[0]?.get('state') === 'ONLINE') return;
+  if (records[0]?.get('state') === 'ONLINE') return false;
   console.log('WikiPathways index missing: loading the data and building it (cached batches are reused)');
   await loadWikiPathways(graph.driver, { database: db, textProperty: WIKIPATHWAYS_PROP });
   const kv = createKvStore({ url: config.KVSTORE_URL, prefix: 'bench:' });
@@ -51,6 +55,7 @@ async function ensureIndex() {
   } finally {
     await kv.close();
   }
+  return true;
 }
 
 /** Runs `clients` loops of `call` for `seconds`; returns sorted latencies in ms and the count of failures. */
@@ -105,10 +110,11 @@ async function startServer(): Promise<{ port: number; stop: () => void }> {
   return { port, stop: () => child.kill('SIGTERM') };
 }
 
+let created = false;
 try {
   console.log(`machine: ${await describeMachine(graph.driver, db)}`);
   console.log(`model:   ${models.description}`);
-  await ensureIndex();
+  created = await ensureIndex();
   const { records } = await graph.driver.executeQuery(`MATCH (c:\`__Chunk_${WIKIPATHWAYS_INDEX}\`) RETURN count(c) AS n`, {}, { database: db });
   console.log(`index:   ${WIKIPATHWAYS_INDEX}, ${fmt(records[0]?.get('n') ?? 0)} chunks; ${queries.length} distinct queries (pathway titles); ${CLIENTS} clients × ${SECONDS} s; top_k ${TOP_K}`);
 
@@ -156,5 +162,10 @@ try {
   console.log(`\nservice overhead, 1 client:      p50 ${fmt(serviceOne.p50 - cypherOne.p50, 2)} ms · mean ${fmt(serviceOne.mean - cypherOne.mean, 2)} ms per request`);
   console.log(`service overhead, ${CLIENTS} clients: p50 ${fmt(service.p50 - cypher.p50, 1)} ms · mean ${fmt(service.mean - cypher.mean, 1)} ms per request`);
 } finally {
+  if (created && !values.keep) {
+    await dropIndexData(graph.driver, db, WIKIPATHWAYS_INDEX);
+    await dropWikiPathways(graph.driver, db);
+    console.log('\nWikiPathways graph and index removed (--keep keeps them)');
+  }
   await Promise.allSettled([graph.close(), embedders.close()]);
 }

@@ -182,20 +182,16 @@ export async function buildVectorIndex(deps: IndexBuildDeps, opts: BuildIndexOpt
       const key = await batchKey(entry.name, entry.dimensions, batch.chunks);
       keys.push(key);
       const t = performance.now();
-      let vectors = await cache.read(key, batch.chunks);
+      const hit = await cache.read(key, batch.chunks);
       timings.cacheMs += performance.now() - t;
-      const cached = vectors !== null;
-      if (!vectors) {
-        vectors = await embedder.embed(batch.chunks.map((c) => c.text));
-        const v = vectors;
-        await timed('cacheMs', () => cache.write(key, batch.chunks, v));
-      }
-      const v = vectors;
+      const cached = hit !== null;
+      const vectors = hit ?? (await embedder.embed(batch.chunks.map((c) => c.text)));
+      if (!cached) await timed('cacheMs', () => cache.write(key, batch.chunks, vectors));
       // A cached batch was usually written by the run that embedded it; check before rewriting.
       await writes.push(() =>
         timed('writeMs', async () => {
           if (cached && (await writer.hasBatch(key, batch.chunks.length))) return;
-          await writer.writeBatch(key, batch.chunks, v);
+          await writer.writeBatch(key, batch.chunks, vectors);
         }),
       );
       progress[cached ? 'batchesSkipped' : 'batchesComputed']++;

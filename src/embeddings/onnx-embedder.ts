@@ -13,6 +13,7 @@ import { readJson, type ModelFileReader } from './model-files.js';
 import type { ModelEntry } from './registry.js';
 import { loadTokenizer } from './tokenizer.js';
 import type { Embedder, EmbedderStats } from './types.js';
+import { normalize } from '../lib/vector.js';
 
 /** Options of {@link createOnnxEmbedder}. */
 export interface OnnxEmbedderOptions {
@@ -120,15 +121,6 @@ export async function createOnnxEmbedder(opts: OnnxEmbedderOptions): Promise<Emb
     stats: () => ({ ...stats }),
     dispose: () => session.release(),
   };
-}
-
-/** Scales to unit length (a zero vector stays zero); mean pooling's division cancels out here. */
-function normalize(v: Float32Array): Float32Array {
-  let norm = 0;
-  for (const x of v) norm += x * x;
-  const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
-  for (let k = 0; k < v.length; k++) v[k]! *= scale;
-  return v;
 }
 
 /** The encoder's position limit: `tokenizer_config.json` `model_max_length`, else the config's, else 512. */

@@ -13,6 +13,7 @@ import { sleep as realSleep } from '../lib/timeout.js';
 import { chunkText, estimateTokens, type ChunkingOptions } from './chunking.js';
 import type { ModelEntry } from './registry.js';
 import type { Embedder, EmbedderStats } from './types.js';
+import { normalize } from '../lib/vector.js';
 
 /** Options of {@link createServerEmbedder}. */
 export interface ServerEmbedderOptions {
@@ -131,10 +132,3 @@ function countEstimate(text: string): number {
   return n;
 }
 
-function normalize(v: Float32Array): Float32Array {
-  let norm = 0;
-  for (const x of v) norm += x * x;
-  const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
-  for (let k = 0; k < v.length; k++) v[k]! *= scale;
-  return v;
-}
