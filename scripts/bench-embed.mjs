@@ -16,7 +16,8 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { buildVocab, prng, safetensors, tokenizerJson, randomTable } from './gen-test-models.mjs';
+import { buildVocab, safetensors, tokenizerJson, randomTable } from './gen-test-models.mjs';
+import { prng } from './lib/prng.mjs';
 import { staticMeanOnnx } from './onnx-writer.mjs';
 
 const ROOT = join(fileURLToPath(import.meta.url), '..', '..');

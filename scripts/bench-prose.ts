@@ -1,3 +1,4 @@
+import { prng } from './lib/prng.mjs';
 /**
  * Deterministic generated prose for benchmarks and tests: sentences of common English and
  * biology words (the vocabulary of real node descriptions), seeded, so every run builds the
@@ -15,23 +16,11 @@ nutrient sensing`.split('|');
 const TAILS = `in the liver|in muscle cells|during development|under stress|in response to hormones|in the nucleus|
 at the plasma membrane|in several tissues|in human disease|in early embryos|after infection|in the mitochondria`.split('|');
 
-/** A small seeded PRNG (mulberry32): the same seed gives the same sequence. */
-export function createRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const pick = <T>(r: () => number, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!.toString().trim() as T;
 
 /** One generated text of `minChars`..`maxChars` characters (seeded by `seed`). */
 export function generateProse(seed: number, minChars = 200, maxChars = 2000): string {
-  const r = createRandom(seed);
+  const r = prng(seed);
   const target = minChars + Math.floor(r() * (maxChars - minChars + 1));
   const sentences: string[] = [];
   let length = 0;

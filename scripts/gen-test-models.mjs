@@ -21,6 +21,7 @@ import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { encodeOnnxModel } from './onnx-writer.mjs';
+import { prng } from './lib/prng.mjs';
 
 const WORDS = `the of and to in is was for on that with as by at from it an be are this which or his
 her had not but have has were they you we she he their one all there been would what when can more
@@ -123,18 +124,6 @@ export function tokenizerJson(vocab) {
       max_input_chars_per_word: 100,
       vocab: Object.fromEntries(vocab.map((t, i) => [t, i])),
     },
-  };
-}
-
-/** mulberry32: a small seeded PRNG, so tables are identical on every machine. */
-export function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 

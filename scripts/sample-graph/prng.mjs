@@ -1,15 +1,10 @@
+import { prng } from '../lib/prng.mjs';
+
 // Seeded PRNG helpers for the sample-graph generator: same seed, same graph, byte for byte.
 
-/** mulberry32: tiny, fast, good enough for picking sentence templates and sample facts. */
+/** A seeded random source with the helpers the generator uses (templates, sample facts). */
 export function createRng(seed) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = prng(seed);
   const int = (lo, hi) => lo + Math.floor(next() * (hi - lo + 1));
   const pick = (arr) => arr[Math.floor(next() * arr.length)];
   const chance = (p) => next() < p;

@@ -6,16 +6,7 @@ import type { AppDeps } from '../deps.js';
 import { AppError } from '../errors.js';
 import { createRouter, problem } from '../lib/openapi.js';
 import { createJobStore } from '../store/jobs.js';
-
-const SourceSchema = z
-  .object({
-    dbId: z.number().int(),
-    displayName: z.string(),
-    text: z.string(),
-    score: z.number(),
-    labels: z.array(z.string()),
-  })
-  .openapi('SourceNode');
+import { SourceNodeSchema } from './vector.js';
 
 const TokenUsageSchema = z.object({ input_tokens: z.number().int(), output_tokens: z.number().int() }).openapi('TokenUsage');
 
@@ -25,7 +16,7 @@ export const ChatResponseSchema = z
     session_id: z.string(),
     answer: z.string(),
     route_taken: z.enum(['lookup', 'agent']),
-    sources: z.array(SourceSchema),
+    sources: z.array(SourceNodeSchema),
     token_usage: TokenUsageSchema.nullable(),
   })
   .openapi('ChatResponse');
