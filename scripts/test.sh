@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite, from a fresh clone: starts the real Neo4j and Redis (installing them if
-# needed), builds the bundle, type-checks, then runs unit and integration tests and the browser
-# suite (installing Debian's chromium if needed). Arguments narrow the vitest run and skip the
-# browser suite: `npm test -- test/unit`.
+# needed), builds the bundle, type-checks, then runs unit and integration tests and the slower
+# suites: the reference check of the embeddings against model2vec (a venv from PyPI) and the
+# browser suite (installing Debian's chromium if needed). Arguments narrow the vitest run and
+# skip the slower suites: `npm test -- test/unit`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,6 +12,7 @@ npm run --silent build
 npx tsc --noEmit -p .
 npx vitest run "$@"
 if [ "$#" -eq 0 ]; then
+  bash test/reference/run.sh
   bash scripts/install-chromium.sh
   npx vitest run --config vitest.e2e.config.ts
 fi
