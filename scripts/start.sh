@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if [ -f .env ]; then set -a; . ./.env; set +a; fi
-[ -d node_modules ] || npm ci
+[ -d node_modules ] || npm install
 bash scripts/services.sh start
 npm run --silent build
 
