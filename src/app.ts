@@ -8,6 +8,7 @@ import { cors } from 'hono/cors';
 import { requestId } from 'hono/request-id';
 import type { AppDeps } from './deps.js';
 import { AppError, problemResponse, toAppError } from './errors.js';
+import { createAllowedMethods } from './lib/allowed-methods.js';
 import type { AppEnv } from './lib/openapi.js';
 import { chatRoutes } from './routes/chat.js';
 import { chatJobRoutes } from './routes/chat-jobs.js';
@@ -68,9 +69,18 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.route('/', chatSessionRoutes(deps));
   mountDocs(app, deps);
 
-  app.notFound((c) =>
-    problemResponse(new AppError(404, 'not-found', `no route for ${c.req.method} ${c.req.path}`), c.req.path),
-  );
+  const allowedMethods = createAllowedMethods(() => app.routes);
+  app.notFound((c) => {
+    const allowed = allowedMethods(c.req.path);
+    // A routed method lands here too when its handler says "not found" (a missing asset).
+    if (allowed.length && !allowed.includes(c.req.method)) {
+      const err = new AppError(405, 'method-not-allowed', `${c.req.method} is not allowed on ${c.req.path}; allowed: ${allowed.join(', ')}`, {
+        headers: { Allow: allowed.join(', ') },
+      });
+      return problemResponse(err, c.req.path);
+    }
+    return problemResponse(new AppError(404, 'not-found', `no route for ${c.req.method} ${c.req.path}`), c.req.path);
+  });
   app.onError((err, c) => {
     const appErr = toAppError(err);
     if (appErr.status === 500 || appErr.status === 503) {

@@ -60,6 +60,8 @@ export function createGraphStore(opts: GraphStoreOptions): GraphStore {
       }
     },
     async hasGraph(name) {
+      // `system` holds the server's metadata, not a graph: it only runs admin commands.
+      if (name.toLowerCase() === 'system') return false;
       const hit = known.get(name);
       if (hit && Date.now() - hit.at < 30_000) return hit.ok;
       const { records } = await driver.executeQuery(
@@ -68,6 +70,8 @@ export function createGraphStore(opts: GraphStoreOptions): GraphStore {
         { database: 'system', routing: neo4j.routing.READ },
       );
       const ok = records.some((r) => r.get('currentStatus') === 'online');
+      // Names come from requests: bound the cache so arbitrary names cannot grow it forever.
+      if (known.size >= 256) known.clear();
       known.set(name, { ok, at: Date.now() });
       return ok;
     },

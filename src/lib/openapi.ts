@@ -51,3 +51,24 @@ export const ProblemSchema = z
 export function problem(description: string) {
   return { description, content: { 'application/problem+json': { schema: ProblemSchema } } };
 }
+
+/** The problems every route with a JSON body can answer before its handler runs. */
+export const BODY_PROBLEMS = {
+  400: problem('Malformed JSON body'),
+  413: problem('Body larger than MAX_BODY_BYTES'),
+  415: problem('Body sent with a content type other than application/json'),
+};
+
+/** The 503 of routes that need the key-value store or the graph database. */
+export const UNAVAILABLE_PROBLEM = { 503: problem('Key-value store or graph database unavailable') };
+
+/** The shape `z.guid()` checks, spelled out because many validators ignore `format: uuid`. */
+const GUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+
+/**
+ * An ID the server issued (`job_id`, `session_id`): 8-4-4-4-12 hex, else 422. It becomes part
+ * of a Redis key, so free text could reach another key (`job:{id}:events`). With `pathName`
+ * it is documented as that path parameter.
+ */
+export const issuedIdSchema = (pathName?: string) =>
+  z.guid().openapi({ pattern: GUID_PATTERN, ...(pathName ? { param: { name: pathName, in: 'path' as const } } : {}) });

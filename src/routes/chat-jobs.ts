@@ -4,7 +4,7 @@ import { getJobEventHub } from '../chat/events.js';
 import { openJobEventStream, parseLastEventId } from '../chat/sse.js';
 import type { AppDeps } from '../deps.js';
 import { AppError } from '../errors.js';
-import { createRouter, problem } from '../lib/openapi.js';
+import { UNAVAILABLE_PROBLEM, createRouter, issuedIdSchema, problem } from '../lib/openapi.js';
 import { createJobStore } from '../store/jobs.js';
 import { SourceNodeSchema } from './vector.js';
 
@@ -30,7 +30,16 @@ const JobViewSchema = z
   })
   .openapi('JobView');
 
-const JobParamsSchema = z.object({ job_id: z.string().openapi({ param: { name: 'job_id', in: 'path' }, format: 'uuid' }) });
+const JobParamsSchema = z.object({ job_id: issuedIdSchema('job_id') });
+
+/** One SSE event as OpenAPI 3.1 describes a `text/event-stream` item; `data` is JSON text. */
+const JobStreamEventSchema = z
+  .object({
+    id: z.string().openapi({ description: 'Sequence number of the event in the job, from 1' }),
+    event: z.enum(['routing_started', 'routing_done', 'agent_step', 'tool_call', 'tool_result', 'job_done', 'job_error']),
+    data: z.string().openapi({ description: 'The event data as JSON; `job_done` carries the ChatResponse' }),
+  })
+  .openapi('JobStreamEvent');
 
 const jobRoute = createRoute({
   method: 'get',
@@ -41,6 +50,8 @@ const jobRoute = createRoute({
   responses: {
     200: { description: 'The job', content: { 'application/json': { schema: JobViewSchema } } },
     404: problem('Unknown job, or expired (jobs live 10 minutes)'),
+    422: problem('job_id is not a UUID'),
+    ...UNAVAILABLE_PROBLEM,
   },
 });
 
@@ -58,8 +69,10 @@ const streamRoute = createRoute({
     headers: z.object({ 'last-event-id': z.string().optional() }),
   },
   responses: {
-    200: { description: 'Event stream', content: { 'text/event-stream': { schema: z.string() } } },
+    200: { description: 'Event stream', content: { 'text/event-stream': { schema: JobStreamEventSchema } } },
     404: problem('Unknown job, or expired'),
+    422: problem('job_id is not a UUID'),
+    ...UNAVAILABLE_PROBLEM,
   },
 });
 

@@ -2,14 +2,12 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { AppDeps } from '../deps.js';
 import { AppError } from '../errors.js';
-import { createRouter, problem } from '../lib/openapi.js';
+import { BODY_PROBLEMS, UNAVAILABLE_PROBLEM, createRouter, issuedIdSchema, problem } from '../lib/openapi.js';
 import { createSessionStore, sessionName } from '../store/sessions.js';
 import { createUserStore } from '../store/users.js';
 import { AnonHeaderSchema, resolveUser, unknownAnonId } from './chat-identity.js';
 
-const SessionParamsSchema = z.object({
-  session_id: z.string().openapi({ param: { name: 'session_id', in: 'path' }, format: 'uuid' }),
-});
+const SessionParamsSchema = z.object({ session_id: issuedIdSchema('session_id') });
 
 const SessionMessageSchema = z
   .object({
@@ -37,7 +35,15 @@ const SessionSchema = z
   .openapi('ChatSession');
 
 const RenameSchema = z
-  .object({ name: z.string().trim().min(1, 'must not be empty').max(100, 'at most 100 characters') })
+  .object({
+    name: z
+      .string()
+      .trim()
+      .min(1, 'must not be empty')
+      .max(100, 'at most 100 characters')
+      // The trim is not expressible in JSON Schema; the pattern says "not only white space".
+      .openapi({ pattern: '\\S', description: '1..100 characters after trimming white space' }),
+  })
   .openapi('SessionRename');
 
 const notFound = (id: string) => new AppError(404, 'not-found', `session ${id} does not exist or has expired`);
@@ -51,6 +57,8 @@ const listRoute = createRoute({
   responses: {
     200: { description: 'Session IDs', content: { 'application/json': { schema: z.object({ sessions: z.array(z.string()) }).openapi('SessionList') } } },
     401: problem('anon_id is unknown or expired'),
+    422: problem('anon_id missing or empty'),
+    ...UNAVAILABLE_PROBLEM,
   },
 });
 
@@ -63,6 +71,8 @@ const getRoute = createRoute({
   responses: {
     200: { description: 'The session', content: { 'application/json': { schema: SessionSchema } } },
     404: problem('Session expired or does not exist'),
+    422: problem('session_id is not a UUID'),
+    ...UNAVAILABLE_PROBLEM,
   },
 });
 
@@ -74,8 +84,10 @@ const patchRoute = createRoute({
   request: { params: SessionParamsSchema, body: { required: true, content: { 'application/json': { schema: RenameSchema } } } },
   responses: {
     200: { description: 'Renamed', content: { 'application/json': { schema: z.object({ session_id: z.string(), name: z.string() }) } } },
+    ...BODY_PROBLEMS,
     404: problem('Session does not exist'),
-    422: problem('Name empty or longer than 100 characters'),
+    422: problem('session_id is not a UUID, or the name is empty or longer than 100 characters'),
+    ...UNAVAILABLE_PROBLEM,
   },
 });
 
@@ -85,7 +97,12 @@ const deleteRoute = createRoute({
   tags: ['sessions'],
   summary: "Deletes a session (idempotent); with x-anon-id also from the user's list",
   request: { params: SessionParamsSchema, headers: AnonHeaderSchema },
-  responses: { 204: { description: 'Deleted (or already gone)' }, 401: problem('x-anon-id is unknown or expired') },
+  responses: {
+    204: { description: 'Deleted (or already gone)' },
+    401: problem('x-anon-id is unknown or expired'),
+    422: problem('session_id is not a UUID'),
+    ...UNAVAILABLE_PROBLEM,
+  },
 });
 
 /** Session routes. */

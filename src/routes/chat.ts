@@ -6,7 +6,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { getCookie, setCookie } from 'hono/cookie';
 import type { AppDeps } from '../deps.js';
 import { AppError } from '../errors.js';
-import { createRouter, problem } from '../lib/openapi.js';
+import { BODY_PROBLEMS, UNAVAILABLE_PROBLEM, createRouter, issuedIdSchema, problem } from '../lib/openapi.js';
 import { hostedKeyMissing } from '../llm/clients.js';
 import { createJobStore } from '../store/jobs.js';
 import { LIFETIMES, RATE_LIMITS } from '../store/keys.js';
@@ -38,8 +38,9 @@ const chatRequestSchema = (maxChars: number) =>
       message: z
         .string()
         .max(maxChars, `at most ${maxChars} characters`)
-        .refine((s) => s.trim().length > 0, 'must not be empty'),
-      session_id: z.uuid().nullish().openapi({ description: 'Omit or null to start a new session' }),
+        // A pattern rather than a refine, so the OpenAPI document says it too.
+        .regex(/\S/, 'must not be empty'),
+      session_id: issuedIdSchema().nullish().openapi({ description: 'Omit or null to start a new session' }),
     })
     .openapi('ChatRequest');
 
@@ -48,7 +49,10 @@ const bootstrapRoute = createRoute({
   path: '/chat/bootstrap-anon',
   tags: ['chat'],
   summary: 'Sets (or rotates) the anonymous-ID cookie `anon_id` and redirects to the web chat UI',
-  responses: { 302: { description: 'Redirect to UI_URL; `Set-Cookie: anon_id=…` when a new ID was issued' } },
+  responses: {
+    302: { description: 'Redirect to UI_URL; `Set-Cookie: anon_id=…` when a new ID was issued' },
+    ...UNAVAILABLE_PROBLEM,
+  },
 });
 
 /** Chat submission and identity routes. */
@@ -69,9 +73,11 @@ export function chatRoutes(deps: AppDeps) {
     },
     responses: {
       202: { description: 'Job accepted', content: { 'application/json': { schema: JobSubmissionSchema } } },
+      ...BODY_PROBLEMS,
       401: problem('x-anon-id is unknown or expired'),
       422: problem('Invalid body or header (e.g. hosted provider without a configured key)'),
       429: problem(`More than ${RATE_LIMITS.requests} requests or ${RATE_LIMITS.tokens} tokens in 10 minutes; see Retry-After`),
+      ...UNAVAILABLE_PROBLEM,
     },
   });
 

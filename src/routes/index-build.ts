@@ -6,12 +6,14 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { AppDeps } from '../deps.js';
 import { buildVectorIndex } from '../embeddings/index-build.js';
 import { MODEL_NAMES } from '../embeddings/registry.js';
-import { createRouter, problem } from '../lib/openapi.js';
+import { BODY_PROBLEMS, createRouter, problem } from '../lib/openapi.js';
 
 const BuildIndexRequestSchema = z
   .object({
     graph_name: z.string().min(1).openapi({ example: 'neo4j', description: 'Graph (Neo4j database) to index' }),
+    // Checked against the registry by the build (422 naming the valid models); listed here for clients.
     model: z.string().min(1).openapi({
+      enum: [...MODEL_NAMES],
       example: 'minishlab/potion-base-32M',
       description: `Embedding model; one of: ${MODEL_NAMES.join(', ')}`,
     }),
@@ -40,10 +42,11 @@ const route = createRoute({
   request: { body: { required: true, content: { 'application/json': { schema: BuildIndexRequestSchema } } } },
   responses: {
     200: { description: 'Index built and online', content: { 'application/json': { schema: BuildIndexResponseSchema } } },
+    ...BODY_PROBLEMS,
     404: problem('Unknown graph'),
     409: problem('A build of that index is already running'),
     422: problem('Invalid body, or a model outside the registry (the detail lists the valid names)'),
-    503: problem('Graph database or key-value store unavailable'),
+    503: problem('Graph database, key-value store or embedding model server unavailable'),
   },
 });
 

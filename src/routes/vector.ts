@@ -3,7 +3,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { AppDeps } from '../deps.js';
 import { MODEL_NAMES } from '../embeddings/registry.js';
 import { MAX_TOP_K } from '../embeddings/vector-search.js';
-import { createRouter, problem } from '../lib/openapi.js';
+import { BODY_PROBLEMS, createRouter, problem } from '../lib/openapi.js';
 
 /** A search hit; the same shape as chat `sources` items. */
 export const SourceNodeSchema = z
@@ -22,7 +22,9 @@ export function vectorRoutes(deps: AppDeps) {
     .object({
       query: z.string().min(1).openapi({ example: 'glycolysis enzymes' }),
       graph_name: z.string().min(1).openapi({ example: 'neo4j' }),
+      // Checked against the registry by the searcher (422 naming the valid models); listed here for clients.
       model: z.string().min(1).openapi({
+        enum: [...MODEL_NAMES],
         example: 'minishlab/potion-base-32M',
         description: `Model the index was built with; one of: ${MODEL_NAMES.join(', ')}`,
       }),
@@ -47,9 +49,10 @@ export function vectorRoutes(deps: AppDeps) {
         description: 'Up to top_k nodes, best first, one entry per node',
         content: { 'application/json': { schema: z.array(SourceNodeSchema) } },
       },
+      ...BODY_PROBLEMS,
       404: problem('Unknown graph, or no index for that graph and model (the detail says how to build it)'),
       422: problem('Invalid body, top_k outside 1..100, or a model outside the registry'),
-      503: problem('Graph database unavailable'),
+      503: problem('Graph database or embedding model server unavailable'),
     },
   });
 
