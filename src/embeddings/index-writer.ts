@@ -45,11 +45,23 @@ export interface IndexWriter {
 }
 
 /**
+ * A float32 vector as a plain number list (the driver sends numbers as Bolt floats; the values
+ * are the float32 values exactly). A counted loop, because `Array.from` on a typed array goes
+ * through the iterator protocol: ~10 µs per 512-float vector against ~1 µs here, i.e. ~1.3 s of
+ * main-thread time per 139,837-chunk build that the embedding can use instead.
+ */
+function toList(v: Float32Array): number[] {
+  const out = new Array<number>(v.length);
+  for (let i = 0; i < v.length; i++) out[i] = v[i]!;
+  return out;
+}
+
+/**
  * Rows as the driver sends them: vectors as plain number lists (floats on the wire), the chunk
  * number as a Bolt integer (a JS number would be stored as a float).
  */
 function toRows(chunks: readonly ChunkRef[], vectors: readonly Float32Array[]) {
-  return chunks.map((c, i) => ({ nodeId: c.nodeId, chunk: neo4j.int(c.chunk), vector: Array.from(vectors[i]!) }));
+  return chunks.map((c, i) => ({ nodeId: c.nodeId, chunk: neo4j.int(c.chunk), vector: toList(vectors[i]!) }));
 }
 
 /** Builds the writer of one index. */
