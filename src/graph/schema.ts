@@ -110,34 +110,39 @@ WITH name, x[name] AS v, sampled
 RETURN name, sampled, count(*) AS filled, collect(DISTINCT valueType(v))[..3] AS types,
   head(collect(v)) AS example, max(CASE WHEN v IS :: LIST<ANY> THEN size(v) ELSE 0 END) AS size`;
 
-/** Properties of a label from a sample of its nodes (`SAMPLE_SIZE`), most common first. */
-export async function labelProperties(
+/** Property statistics of the elements `x` a MATCH clause binds, from a sample of them. */
+async function sampledProperties(
   graph: GraphStore,
   database: string,
-  label: string,
-  opts: SchemaOptions & { sample?: number } = {},
+  match: string,
+  opts: SchemaOptions & { sample?: number },
 ): Promise<{ sampled: number; properties: PropertyInfo[] }> {
   const sample = opts.sample ?? SAMPLE_SIZE;
-  const q = `MATCH (x:${quoteName(label)}) WITH x LIMIT $sample WITH collect(x) AS xs, count(x) AS sampled
+  const q = `${match} WITH x LIMIT $sample WITH collect(x) AS xs, count(x) AS sampled
 UNWIND xs AS x ${PROPERTY_STATS}`;
   const rows = await read(graph, database, q, { sample: neo4j.int(sample) }, opts);
   const sampled = Number(rows[0]?.sampled ?? 0);
   return { sampled, properties: toPropertyInfo(rows, sampled) };
 }
 
+/** Properties of a label from a sample of its nodes (`SAMPLE_SIZE`), most common first. */
+export function labelProperties(
+  graph: GraphStore,
+  database: string,
+  label: string,
+  opts: SchemaOptions & { sample?: number } = {},
+): Promise<{ sampled: number; properties: PropertyInfo[] }> {
+  return sampledProperties(graph, database, `MATCH (x:${quoteName(label)})`, opts);
+}
+
 /** Properties of a relationship type from a sample of its relationships. */
-export async function relationshipProperties(
+export function relationshipProperties(
   graph: GraphStore,
   database: string,
   type: string,
   opts: SchemaOptions & { sample?: number } = {},
 ): Promise<{ sampled: number; properties: PropertyInfo[] }> {
-  const sample = opts.sample ?? SAMPLE_SIZE;
-  const q = `MATCH ()-[x:${quoteName(type)}]->() WITH x LIMIT $sample WITH collect(x) AS xs, count(x) AS sampled
-UNWIND xs AS x ${PROPERTY_STATS}`;
-  const rows = await read(graph, database, q, { sample: neo4j.int(sample) }, opts);
-  const sampled = Number(rows[0]?.sampled ?? 0);
-  return { sampled, properties: toPropertyInfo(rows, sampled) };
+  return sampledProperties(graph, database, `MATCH ()-[x:${quoteName(type)}]->()`, opts);
 }
 
 /**
