@@ -113,3 +113,17 @@ describe.each(Object.entries(RUNTIMES))('the bundle under %s', (name, [cmd, ...a
     }
   });
 });
+
+describe('a bad configuration', () => {
+  it('stops start-up with one line naming the variable', async () => {
+    const child = spawn(process.execPath, ['dist/node.js'], {
+      env: { ...process.env, GRAPHDB_PORT: 'abc' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr!.on('data', (d) => (stderr += d));
+    const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
+    expect(code).toBe(1);
+    expect(stderr).toBe('config error: GRAPHDB_PORT: expected a port number 1..65535 (got "abc")\n');
+  });
+});
