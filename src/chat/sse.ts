@@ -135,9 +135,11 @@ export async function openJobEventStream(opts: JobStreamOptions): Promise<Readab
       pinger = setInterval(() => {
         write(': ping\n\n');
         enqueueWork(async () => {
-          await catchUp();
-          // The job expired while the client waited: nothing more will come.
-          if (!closed && !(await opts.jobs.get(opts.jobId))) finish();
+          // One round trip: missed events, and whether the job still exists (expired while
+          // the client waited: nothing more will come).
+          const { exists, events } = await opts.jobs.open(opts.jobId, last);
+          send(events);
+          if (!closed && !exists) finish();
         });
       }, opts.pingMs);
     },
