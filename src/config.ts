@@ -142,3 +142,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     VECTOR_INDEX_NAME: e.VECTOR_INDEX_NAME ?? indexName(e.GRAPHDB_GRAPH, e.EMBEDDING_MODEL),
   });
 }
+
+/** Prints a start-up failure as one line (config errors) or a short message, for the entries. */
+export function describeStartError(err: unknown): string {
+  if (err instanceof ConfigError) return err.message;
+  return `start-up failed: ${err instanceof Error ? err.message : String(err)}`;
+}

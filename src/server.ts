@@ -6,7 +6,7 @@
 import { createApp } from './app.js';
 import { getJobEventHub } from './chat/events.js';
 import { startChatWorker } from './chat/service.js';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { loadConfig, type Config } from './config.js';
 import type { AppDeps, AssetLoader } from './deps.js';
 import { createEmbeddersFromConfig } from './embeddings/embedders.js';
 import { createVectorSearcher } from './embeddings/vector-search.js';
@@ -94,10 +94,4 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
       await Promise.allSettled([deps.graph.close(), deps.kv.close(), deps.embedders.close()]);
     })());
   return { config, deps, stop };
-}
-
-/** Prints a start-up failure as one line (config errors) or a short message, for the entries. */
-export function describeStartError(err: unknown): string {
-  if (err instanceof ConfigError) return err.message;
-  return `start-up failed: ${err instanceof Error ? err.message : String(err)}`;
 }

@@ -21,9 +21,6 @@ import type { AgentTool } from './tools.js';
 /** The eight tools: overview, vector_search, graph_query, then the other schema tools. */
 export const AGENT_TOOLS: readonly AgentTool[] = [SCHEMA_TOOLS[0]!, ...DATA_TOOLS, ...SCHEMA_TOOLS.slice(1)];
 
-/** Re-exported for callers that imported it from here; its home is src/graph/read-query.ts. */
-export { readQueryLimits };
-
 /** Options of {@link createAgentHandler}. */
 export interface AgentHandlerOptions {
   graph: GraphStore;

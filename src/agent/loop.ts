@@ -13,7 +13,7 @@ import type {
   ChatCompletionMessageFunctionToolCall,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
-import { addUsage, type JobEvent, type TokenUsage } from '../chat/types.js';
+import { addUsage, usageOf, type JobEvent, type TokenUsage } from '../chat/types.js';
 import type { LlmTarget } from '../llm/types.js';
 import { isRateLimited, withLlmRetry } from '../llm/retry.js';
 import { limitReachedInstruction } from './prompt.js';
@@ -77,8 +77,8 @@ export async function runAgentLoop(opts: AgentLoopOptions): Promise<AgentLoopRes
     const body = { model: opts.llm.model, messages, tools, tool_choice: last ? ('none' as const) : ('auto' as const) };
     const completion = await callModel(opts.llm.client, body, { retries, delayMs, signal: opts.signal });
 
-    if (completion.usage) {
-      const u = { input_tokens: completion.usage.prompt_tokens ?? 0, output_tokens: completion.usage.completion_tokens ?? 0 };
+    const u = usageOf(completion);
+    if (u) {
       usage = addUsage(usage, u);
       await opts.recordUsage(u);
     }

@@ -8,7 +8,7 @@
 import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { LlmTarget } from '../llm/types.js';
 import { withLlmRetry } from '../llm/retry.js';
-import type { Message, TokenUsage } from './types.js';
+import { usageOf, type Message, type TokenUsage } from './types.js';
 
 /** The contract's RouterDecision. */
 export interface RouterDecision {
@@ -114,8 +114,5 @@ export async function classify(target: LlmTarget, question: string, history: Mes
     if (!isRequestRejected(err)) throw err;
     completion = await call(base);
   }
-  const usage = completion.usage
-    ? { input_tokens: completion.usage.prompt_tokens ?? 0, output_tokens: completion.usage.completion_tokens ?? 0 }
-    : null;
-  return decide(parseDecision(completion.choices?.[0]?.message?.content), opts.threshold, usage);
+  return decide(parseDecision(completion.choices?.[0]?.message?.content), opts.threshold, usageOf(completion));
 }

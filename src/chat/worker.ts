@@ -40,8 +40,6 @@ export interface ChatWorker {
   start(): Promise<void>;
   /** Graceful shutdown (idempotent). */
   stop(): Promise<void>;
-  /** Jobs running now. */
-  active(): number;
 }
 
 /** Builds a worker; call `start()` to run it. */
@@ -142,7 +140,6 @@ export function createChatWorker(opts: ChatWorkerOptions): ChatWorker {
 
   return {
     id,
-    active: () => active.size,
     async start() {
       if (loop) return;
       blocking = kv.blockingClient();

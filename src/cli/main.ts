@@ -2,7 +2,8 @@
  * CLI entry (`node dist/cli.js <command> [args]`): parses config from the environment like the
  * server does and runs one command. Commands are small modules of their own.
  */
-import { describeStartError } from '../server.js';
+// From config.ts, not server.ts: a CLI command should not load the whole app to print an error.
+import { describeStartError } from '../config.js';
 import { buildIndexCommand } from './build-index.js';
 import { loadSampleCommand } from './load-sample.js';
 

@@ -74,8 +74,6 @@ export interface IndexStatements {
   createVectorIndex: string;
   /** Drops the vector index (before re-creating it with other dimensions). */
   dropVectorIndex: string;
-  /** Number of chunk nodes of the index. */
-  countChunks: string;
 }
 
 /** The statements for index `indexName`. */
@@ -103,7 +101,6 @@ OPTIONS {indexConfig: {
   \`vector.dimensions\`: $dims, \`vector.similarity_function\`: 'cosine',
   \`vector.hnsw.m\`: $m, \`vector.hnsw.ef_construction\`: $ef}}`,
     dropVectorIndex: `DROP INDEX ${quoteName(indexName)} IF EXISTS`,
-    countChunks: `MATCH (c:${label}) RETURN count(c) AS n`,
   };
 }
 

@@ -8,6 +8,7 @@
  */
 import neo4j, { Neo4jError, type Plan } from 'neo4j-driver';
 import type { Config } from '../config.js';
+import { isDependencyDown } from '../errors.js';
 import type { GraphStore } from './driver.js';
 import { toPlainJson, type Json } from './plain-json.js';
 import { checkPlan, checkQueryText, QueryRefusedError } from './read-guard.js';
@@ -70,7 +71,7 @@ function toReadQueryError(err: unknown, limits: ReadQueryLimits): ReadQueryError
         { cause: err },
       );
     }
-    if (err.code === 'ServiceUnavailable' || err.code === 'SessionExpired') {
+    if (isDependencyDown(err)) {
       return new ReadQueryError('the graph database is unavailable; try again shortly', 'unavailable', { cause: err });
     }
     if (/AccessMode|Forbidden/.test(err.code)) {

@@ -2,6 +2,7 @@
  * The contract's language-model retry policy: an HTTP 429 answer is retried up to 3 times with
  * 2 seconds between tries. Other failures are not retried here (the caller decides).
  */
+import { sleep } from '../lib/timeout.js';
 
 /** Options of {@link withLlmRetry}. */
 export interface LlmRetryOptions {
@@ -20,21 +21,6 @@ export function isRateLimited(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { status?: unknown }).status === 429;
 }
 
-function wait(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 /**
  * Runs `call`, retrying on HTTP 429 up to `retries` times with `delayMs` between tries.
  * @returns the first successful result.
@@ -49,7 +35,7 @@ export async function withLlmRetry<T>(call: () => Promise<T>, opts: LlmRetryOpti
     } catch (err) {
       if (!isRateLimited(err) || attempt >= retries) throw err;
       opts.onRetry?.(attempt + 1, err);
-      await wait(delayMs, opts.signal);
+      await sleep(delayMs, opts.signal);
     }
   }
 }

@@ -28,8 +28,6 @@ export type McpHttpDeps = McpToolDeps;
 export interface McpHttpHandler {
   /** Answers one HTTP request to the endpoint. */
   handle(req: Request): Promise<Response>;
-  /** Live stateful sessions. */
-  readonly sessionCount: number;
   /** Ends every session (their open streams close). */
   close(): Promise<void>;
 }
@@ -129,9 +127,6 @@ export function createMcpHandler(deps: McpHttpDeps): McpHttpHandler {
       }
       if (!config.MCP_STATELESS && isInitializeRequest(parsed)) return startSession(req, parsed);
       return answerStateless(req, parsed);
-    },
-    get sessionCount() {
-      return sessions.size;
     },
     close: () => sessions.closeAll(),
   };

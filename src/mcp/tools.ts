@@ -8,11 +8,10 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { readQueryLimits } from '../agent/handler.js';
 import type { AppDeps } from '../deps.js';
 import { MAX_TOP_K } from '../embeddings/vector-search.js';
-import { toAppError } from '../errors.js';
-import { ReadQueryError, runReadQuery } from '../graph/read-query.js';
+import { isDependencyDown, toAppError } from '../errors.js';
+import { ReadQueryError, readQueryLimits, runReadQuery } from '../graph/read-query.js';
 
 /** What the tools use from the app's dependencies. */
 export type McpToolDeps = Pick<AppDeps, 'config' | 'graph' | 'search' | 'log'>;
@@ -45,14 +44,11 @@ function ok<T extends Record<string, unknown>>(value: T): CallToolResult & { str
   return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
 }
 
-const GRAPH_DOWN = new Set(['ServiceUnavailable', 'SessionExpired']);
-
 /** The caller-facing message of a failure; faults are logged and their internals kept out. */
 function describeFailure(deps: McpToolDeps, tool: string, err: unknown): string {
   // ReadQueryError and AppError messages are written for the caller.
   if (err instanceof ReadQueryError) return err.message;
-  const code = (err as { code?: unknown } | null)?.code;
-  if (typeof code === 'string' && GRAPH_DOWN.has(code)) {
+  if (isDependencyDown(err)) {
     deps.log.warn('mcp tool failed', { tool, error: err });
     return 'the graph database is unavailable; try again shortly';
   }

@@ -1,5 +1,6 @@
 /** Bun entry: `bun dist/bun.js`. Listens with `Bun.serve`; SIGTERM/SIGINT stop it. */
-import { describeStartError, startService, type Serve } from '../server.js';
+import { describeStartError } from '../config.js';
+import { startService, type Serve } from '../server.js';
 
 declare const Bun: {
   serve(o: { fetch: (r: Request) => Response | Promise<Response>; port: number; idleTimeout?: number }): {

@@ -1,5 +1,6 @@
 /** Deno entry: `deno run -A dist/deno.js`. Listens with `Deno.serve`; SIGTERM/SIGINT stop it. */
-import { describeStartError, startService, type Serve } from '../server.js';
+import { describeStartError } from '../config.js';
+import { startService, type Serve } from '../server.js';
 
 declare const Deno: {
   serve(

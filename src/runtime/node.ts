@@ -2,7 +2,8 @@
 import { serve } from '@hono/node-server';
 import { readFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
-import { describeStartError, startService, type Serve } from '../server.js';
+import { describeStartError } from '../config.js';
+import { startService, type Serve } from '../server.js';
 
 const PUBLIC = new URL('./public/', import.meta.url);
 

@@ -121,7 +121,6 @@ const toHash = (flat: unknown): Record<string, string> => {
 export function createJobStore(kv: KvStore): JobStore {
   const keys = createKeys(kv.prefix);
   const redis = kv.redis;
-  const sessionKeys = (id: string) => [keys.session(id), keys.sessionMessages(id), keys.sessionPending(id)];
 
   return {
     async submit(job) {
@@ -130,7 +129,7 @@ export function createJobStore(kv: KvStore): JobStore {
       const fresh = crypto.randomUUID();
       const [sessionId, isNew] = (await SUBMIT(
         redis,
-        [...sessionKeys(candidate || fresh), keys.session(fresh), keys.job(jobId), keys.queue()],
+        [...keys.sessionAll(candidate || fresh), keys.session(fresh), keys.job(jobId), keys.queue()],
         [candidate, fresh, job.userId ?? '', nowSeconds(), jobId, job.message, JSON.stringify(job.llm), LIFETIMES.jobSeconds, LIFETIMES.sessionSeconds],
       )) as [string, string];
       return { jobId, sessionId, isNewSession: isNew === '1' };
@@ -143,7 +142,7 @@ export function createJobStore(kv: KvStore): JobStore {
         redis,
         [keys.job(jobId), keys.jobEvents(jobId)],
         [
-          ...sessionKeys('{sid}'),
+          ...keys.sessionAll('{sid}'),
           HISTORY_MESSAGES,
           JSON.stringify(first),
           LIFETIMES.jobSeconds,
@@ -164,7 +163,7 @@ export function createJobStore(kv: KvStore): JobStore {
     async publish(job, event) {
       const seq = await PUBLISH(
         redis,
-        [keys.jobEvents(job.job_id), keys.job(job.job_id), ...sessionKeys(job.session_id)],
+        [keys.jobEvents(job.job_id), keys.job(job.job_id), ...keys.sessionAll(job.session_id)],
         [JSON.stringify(event), LIFETIMES.jobSeconds, LIFETIMES.sessionSeconds, keys.jobLive(job.job_id), job.job_id],
       );
       return Number(seq);
@@ -179,7 +178,7 @@ export function createJobStore(kv: KvStore): JobStore {
         [
           keys.jobEvents(job.job_id),
           keys.job(job.job_id),
-          ...sessionKeys(job.session_id),
+          ...keys.sessionAll(job.session_id),
           keys.userSessions(job.user_id ?? 'none'),
           processingKey,
         ],

@@ -50,6 +50,8 @@ export interface Keys {
   session(sessionId: string): string;
   sessionMessages(sessionId: string): string;
   sessionPending(sessionId: string): string;
+  /** The session's three keys (record, messages, pending events), in that order. */
+  sessionAll(sessionId: string): string[];
   job(jobId: string): string;
   jobEvents(jobId: string): string;
   jobLive(jobId: string): string;
@@ -64,13 +66,14 @@ export interface Keys {
 
 /** The key layout for `prefix` (see the table above). */
 export function createKeys(prefix: string): Keys {
-  return {
+  const keys: Keys = {
     user: (id) => `${prefix}user:${id}`,
     userSessions: (id) => `${prefix}user:${id}:sessions`,
     anon: (id) => `${prefix}anon:${id}`,
     session: (id) => `${prefix}session:${id}`,
     sessionMessages: (id) => `${prefix}session:${id}:messages`,
     sessionPending: (id) => `${prefix}session:${id}:pending`,
+    sessionAll: (id) => [keys.session(id), keys.sessionMessages(id), keys.sessionPending(id)],
     job: (id) => `${prefix}job:${id}`,
     jobEvents: (id) => `${prefix}job:${id}:events`,
     jobLive: (id) => `${prefix}job:${id}:live`,
@@ -82,6 +85,7 @@ export function createKeys(prefix: string): Keys {
     rateRequests: (id) => `${prefix}rl:${id}:req`,
     rateTokens: (id) => `${prefix}rl:${id}:tok`,
   };
+  return keys;
 }
 
 /** Current time as Unix seconds (float), the contract's `created_at`. */

@@ -35,8 +35,6 @@ export interface JobQueue {
   lock(name: string, ms: number): Promise<boolean>;
   /** Unregisters a dead worker once its processing list is empty. */
   forget(workerId: string): Promise<void>;
-  /** Jobs waiting. */
-  length(): Promise<number>;
 }
 
 const REQUEUE = defineScript(
@@ -93,6 +91,5 @@ export function createJobQueue(kv: KvStore): JobQueue {
     async forget(workerId) {
       await FORGET(redis, [keys.processing(workerId), keys.workers()], [workerId]);
     },
-    length: () => redis.llen(keys.queue()),
   };
 }

@@ -62,7 +62,6 @@ const parseAll = <T>(items: string[]): T[] => items.map((s) => JSON.parse(s) as 
 export function createSessionStore(kv: KvStore): SessionStore {
   const keys = createKeys(kv.prefix);
   const redis = kv.redis;
-  const sessionKeys = (id: string) => [keys.session(id), keys.sessionMessages(id), keys.sessionPending(id)];
 
   return {
     async load(sessionId) {
@@ -88,10 +87,10 @@ export function createSessionStore(kv: KvStore): SessionStore {
       };
     },
     async rename(sessionId, name) {
-      return (await RENAME(redis, sessionKeys(sessionId), [name, LIFETIMES.sessionSeconds])) === 1;
+      return (await RENAME(redis, keys.sessionAll(sessionId), [name, LIFETIMES.sessionSeconds])) === 1;
     },
     async remove(sessionId, userId) {
-      const tx = redis.multi().del(...sessionKeys(sessionId));
+      const tx = redis.multi().del(...keys.sessionAll(sessionId));
       if (userId) tx.lrem(keys.userSessions(userId), 0, sessionId);
       await tx.exec();
     },

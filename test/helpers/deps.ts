@@ -9,13 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { createApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { AppDeps } from '../../src/deps.js';
-import { createEmbeddersFromConfig } from '../../src/embeddings/embedders.js';
-import { createVectorSearcher } from '../../src/embeddings/vector-search.js';
-import { createGraphStore } from '../../src/graph/driver.js';
-import { createSkeletonCache } from '../../src/graph/skeleton-cache.js';
-import { createLogger } from '../../src/lib/log.js';
-import { createLlmClients } from '../../src/llm/clients.js';
-import { createKvStore } from '../../src/store/redis.js';
+import { createDeps } from '../../src/server.js';
 
 /** Config for tests: the local servers, quiet logs, a private data directory. */
 export function testConfig(env: Record<string, string> = {}): Config {
@@ -42,26 +36,15 @@ export interface TestDeps extends AppDeps {
   close(): Promise<void>;
 }
 
-/** Builds real deps with a unique key prefix. */
+/** Builds the real deps (`createDeps`, as the server does) with a unique key prefix. */
 export function createTestDeps(env: Record<string, string> = {}): TestDeps {
-  const config = testConfig(env);
-  const prefix = `test:${randomUUID().slice(0, 8)}:`;
-  const kv = createKvStore({ url: config.KVSTORE_URL, prefix });
-  const graph = createGraphStore(config);
-  const embedders = createEmbeddersFromConfig(config);
+  const deps = createDeps(testConfig({ KV_PREFIX: `test:${randomUUID().slice(0, 8)}:`, ...env }), testAssets);
+  const { kv, graph, embedders } = deps;
   return {
-    config,
-    graph,
-    kv,
-    log: createLogger('silent'),
-    assets: testAssets,
-    embedders,
-    llm: createLlmClients(config),
-    search: createVectorSearcher({ config, graph, embedders }),
-    skeleton: createSkeletonCache({ graph, maxChars: config.SKELETON_MAX_CHARS, refreshMs: config.SKELETON_REFRESH_MS }),
+    ...deps,
     async close() {
       try {
-        const keys = await kv.redis.keys(`${prefix}*`);
+        const keys = await kv.redis.keys(`${kv.prefix}*`);
         if (keys.length) await kv.redis.del(...keys);
       } catch {
         // The server may be the one a test pointed at a dead port.

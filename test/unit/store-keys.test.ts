@@ -7,9 +7,10 @@ import { sessionName } from '../../src/store/sessions.js';
 describe('keys', () => {
   it('puts every key under the prefix', () => {
     const keys = createKeys('pfx:');
-    for (const [name, fn] of Object.entries(keys) as Array<[keyof Keys, (id: string) => string]>) {
-      expect(fn('x'), name).toMatch(/^pfx:/);
+    for (const [name, fn] of Object.entries(keys) as Array<[keyof Keys, (id: string) => string | string[]]>) {
+      for (const key of [fn('x')].flat()) expect(key, name).toMatch(/^pfx:/);
     }
+    expect(keys.sessionAll('s')).toEqual(['pfx:session:s', 'pfx:session:s:messages', 'pfx:session:s:pending']);
     expect(keys.jobEvents('j')).toBe('pfx:job:j:events');
   });
 
