@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import type { Driver } from 'neo4j-driver';
-import { batchIndexName, chunkLabel, quoteName } from '../src/graph/dialect.js';
+import { dropSearchIndex } from '../src/embeddings/index-writer.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { generateTestModels } from './gen-test-models.mjs';
 
@@ -59,13 +59,4 @@ export async function describeMachine(driver: Driver, database: string): Promise
 export const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 /** Deletes an index's chunk nodes and schema indexes (its CSV cache stays, so a rebuild is quick). */
-export async function dropIndexData(driver: Driver, database: string, index: string): Promise<void> {
-  const session = driver.session({ database });
-  try {
-    await session.run(`MATCH (c:${quoteName(chunkLabel(index))}) CALL { WITH c DELETE c } IN TRANSACTIONS OF 10000 ROWS`);
-  } finally {
-    await session.close();
-  }
-  await driver.executeQuery(`DROP INDEX ${quoteName(index)} IF EXISTS`, {}, { database });
-  await driver.executeQuery(`DROP INDEX ${quoteName(batchIndexName(index))} IF EXISTS`, {}, { database });
-}
+export const dropIndexData = dropSearchIndex;

@@ -20,7 +20,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createApp } from '../src/app.js';
 import { buildVectorIndex } from '../src/embeddings/index-build.js';
-import { batchIndexName, chunkLabel, quoteName } from '../src/graph/dialect.js';
+import { dropSearchIndex } from '../src/embeddings/index-writer.js';
 import { createDeps } from '../src/server.js';
 import { BENCH_MODEL, benchConfig, benchModels, describeMachine, fmt } from './bench-common.js';
 import { generateProse } from './bench-prose.js';
@@ -51,9 +51,7 @@ const queries = Array.from({ length: 50 }, (_, i) => generateProse(90_000 + i, 4
 
 async function cleanup() {
   await run(`MATCH (n:${LABEL}) DETACH DELETE n`);
-  await run(`MATCH (c:${quoteName(chunkLabel(INDEX))}) DETACH DELETE c`);
-  await run(`DROP INDEX ${quoteName(INDEX)} IF EXISTS`);
-  await run(`DROP INDEX ${quoteName(batchIndexName(INDEX))} IF EXISTS`);
+  await dropSearchIndex(deps.graph.driver, graph, INDEX);
   await rm(DATA_DIR, { recursive: true, force: true });
 }
 

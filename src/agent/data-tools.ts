@@ -4,20 +4,39 @@
  * the shared implementations that the HTTP API and MCP use.
  */
 import { z } from 'zod';
+import type { SourceNode } from '../embeddings/types.js';
+import { INDEX_LABEL_NOTE, searchToolDescription } from '../embeddings/vector-search.js';
 import { formatReadQueryResult, runReadQuery } from '../graph/read-query.js';
 import { defineTool, type AgentTool } from './tools.js';
 
+/**
+ * A result's neighbours in Cypher-like notation, which the model can turn into a query as it
+ * reads: `-[:IN_SPECIES]-> Species "Homo sapiens" (dbId 12)`, plus how many are left out.
+ */
+function relatedLines(n: SourceNode): string[] {
+  const lines = (n.neighbors ?? []).map((r) => {
+    const arrow = r.direction === 'out' ? `-[:${r.type}]->` : `<-[:${r.type}]-`;
+    return `${arrow} ${r.labels.join(':') || 'node'} ${JSON.stringify(r.displayName)} (dbId ${r.dbId})`;
+  });
+  const more = (n.degree ?? 0) - lines.length;
+  return more > 0 ? [...lines, `… ${more} more relationships`] : lines;
+}
+
 const vectorSearch = defineTool({
   name: 'vector_search',
-  description:
-    'Semantic similarity search over the text of the graph nodes. Returns the most similar nodes with dbId, displayName, labels, score (cosine, higher is closer) and text. ' +
-    'Use it to find the nodes a question is about when you do not know their exact names, then explore around them with graph_query.',
+  description: searchToolDescription('hybrid'),
   schema: z.object({
     query: z.string().min(1).describe('What to look for, in natural language (a phrase or a sentence).'),
     top_k: z.number().int().min(1).max(100).optional().describe('How many nodes to return, 1 to 100 (default 5).'),
   }),
   async run({ query, top_k }, ctx) {
-    const nodes = await ctx.search.search({ query, graph: ctx.database, model: ctx.embeddingModel, topK: top_k ?? ctx.defaultTopK });
+    const nodes = await ctx.search.search({
+      query,
+      graph: ctx.database,
+      model: ctx.embeddingModel,
+      topK: top_k ?? ctx.defaultTopK,
+      neighbors: ctx.neighbors,
+    });
     ctx.addSources(nodes);
     // About 12,000 characters of text in all: 600 per node at the default top_k, less for many.
     const textCap = Math.max(150, Math.min(600, Math.floor(12_000 / Math.max(1, nodes.length))));
@@ -27,6 +46,7 @@ const vectorSearch = defineTool({
       labels: n.labels,
       score: Math.round(n.score * 1000) / 1000,
       text: n.text.length > textCap ? `${n.text.slice(0, textCap)}…` : n.text,
+      ...(n.neighbors?.length ? { related: relatedLines(n) } : {}),
     }));
     const names = nodes.map((n) => n.displayName || `#${n.dbId}`).join(', ');
     return { text: rows.length ? JSON.stringify(rows) : 'No similar nodes found.', summary: `${nodes.length} nodes: ${names}` };
@@ -38,7 +58,8 @@ const graphQuery = defineTool({
   description:
     'Runs one read-only Cypher query and returns its rows as JSON. Writes, LOAD CSV, dbms.* and admin commands are refused. ' +
     'Results are capped (rows and characters; a note says "showing N of M rows" when cut) and slow queries are stopped by a timeout, so aggregate, ORDER BY and LIMIT. ' +
-    'Pass user-supplied values as parameters ($name) rather than pasting them into the query. A database error comes back as "Tool error: …": fix the query and try again.',
+    'Pass user-supplied values as parameters ($name) rather than pasting them into the query. A database error comes back as "Tool error: …": fix the query and try again. ' +
+    INDEX_LABEL_NOTE,
   schema: z.object({
     cypher_query: z.string().min(1).describe('One Cypher statement, e.g. "MATCH (p:Person)-[:KNOWS]->(f) RETURN p.name, count(f) AS friends ORDER BY friends DESC LIMIT 10".'),
     parameters: z.record(z.string(), z.unknown()).optional().describe('Values for $parameters used in the query, e.g. {"name": "Ada"}.'),

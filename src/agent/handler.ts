@@ -30,6 +30,7 @@ export interface AgentHandlerOptions {
     Config,
     | 'EMBEDDING_MODEL'
     | 'VECTOR_SEARCH_TOP_K'
+    | 'SEARCH_NEIGHBORS'
     | 'LLM_RETRY_DELAY_MS'
     | 'GRAPH_QUERY_TIMEOUT_MS'
     | 'GRAPH_QUERY_MAX_ROWS'
@@ -62,6 +63,7 @@ export function createAgentHandler(opts: AgentHandlerOptions): RouteHandler {
         search: opts.search,
         embeddingModel: config.EMBEDDING_MODEL,
         defaultTopK: config.VECTOR_SEARCH_TOP_K,
+        neighbors: config.SEARCH_NEIGHBORS,
         limits: readQueryLimits(config),
         skeleton: opts.skeleton,
         addSources(nodes) {

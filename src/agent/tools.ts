@@ -20,6 +20,8 @@ export interface ToolContext {
   embeddingModel: string;
   /** Default `top_k` of `vector_search` (config `VECTOR_SEARCH_TOP_K`). */
   defaultTopK: number;
+  /** Relationships shown per `vector_search` result (config `SEARCH_NEIGHBORS`). */
+  neighbors: number;
   limits: ReadQueryLimits;
   skeleton: SkeletonCache;
   /** Receives every `vector_search` result (the job's `sources`). */

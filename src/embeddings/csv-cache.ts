@@ -32,6 +32,7 @@ export interface ChunkRef {
   nodeId: string;
   /** Chunk number within the source node's text. */
   chunk: number;
+  /** What is embedded and full-text indexed: the node's header line, then the chunk. */
   text: string;
 }
 
@@ -57,7 +58,8 @@ export interface CsvCacheOptions {
 }
 
 const HEADER = 'node_id,chunk,embedding';
-const KEY_VERSION = 'v1';
+// v2: chunk texts carry their node's header (index-source.ts).
+const KEY_VERSION = 'v2';
 
 /** The cache folder of an index. */
 export function cacheDir(dataDir: string, indexName: string): string {

@@ -1,8 +1,9 @@
 /**
  * The vector index build, shared by `POST /dev/build_vector_index` and `scripts/build-index`:
- * create the vector index, then stream the text nodes → chunk → embed a batch (or load it from
- * the CSV cache) → write the batch's chunk nodes (up to two writes in flight while the next
- * batch is embedded); then delete stale chunks and wait until the index is online.
+ * create the vector index and the full-text index beside it, then stream the text nodes →
+ * chunk (behind a header naming the node) → embed a batch (or load it from the CSV cache) →
+ * write the batch's chunk nodes (up to two writes in flight while the next batch is embedded);
+ * then delete stale chunks and wait until both indexes are online. The one lock covers both.
  *
  * Re-runs: a batch found in the cache is not embedded again (`batches_skipped`), and a batch the
  * graph already holds in full is not written again, so an interrupted build resumes cheaply and
@@ -151,6 +152,7 @@ export async function buildVectorIndex(deps: IndexBuildDeps, opts: BuildIndexOpt
       dimensions: entry.dimensions,
       hnswM: config.VECTOR_INDEX_HNSW_M,
       efConstruction: config.VECTOR_INDEX_EF_CONSTRUCTION,
+      analyzer: config.FULLTEXT_ANALYZER,
     });
     const cache = createCsvCache({ dataDir: config.DATA_DIR, indexName: index, dimensions: entry.dimensions, fs: opts.fs });
     const { records } = await driver.executeQuery(COUNT_TEXT_NODES, { prop }, { database: opts.graph });

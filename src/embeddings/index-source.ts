@@ -2,9 +2,14 @@
  * The read side of the index build: text nodes streamed from the graph in a stable order, cut
  * into chunks and grouped into fixed-size embedding batches. Everything is pulled lazily, so at
  * any time only the current batch (plus the driver's fetch buffer) is in memory.
+ *
+ * Each chunk is indexed behind a one-line header naming its node (`Statin pathway (Pathway)`):
+ * a question that names a node then matches it even when the node's own text never repeats
+ * its name, in the vector and in the full-text index alike. The header is part of the chunk's
+ * text in the batch key, so renaming or relabelling a node re-embeds its batch and nothing else.
  */
 import neo4j, { type Driver } from 'neo4j-driver';
-import { TEXT_NODES } from '../graph/dialect.js';
+import { TEXT_NODES, isIndexLabel } from '../graph/dialect.js';
 import type { ChunkRef } from './csv-cache.js';
 
 /** A node that has a text property. */
@@ -12,6 +17,27 @@ export interface TextNode {
   /** elementId. */
   nodeId: string;
   text: string;
+  /** `displayName`, else `name`, else `title` (may be empty). */
+  displayName?: string;
+  labels?: string[];
+}
+
+/**
+ * Longest node name kept in a header, in characters. Names are short in practice; the cap keeps
+ * a paragraph stored under `name` from being embedded twice. With the labels, a header stays
+ * within ~40 tokens, inside the headroom every registry model has over the 256-token chunk budget
+ * (512-token truncation for potion and BERT-size encoders; the local server's chunk estimate of
+ * one token per 4 characters overcounts English WordPiece by about a fifth).
+ */
+export const HEADER_NAME_CHARS = 120;
+
+/** The header line of a node's chunks: `name (Label, Label)`, or '' when it has neither. */
+export function chunkHeader(displayName = '', labels: readonly string[] = []): string {
+  const name = displayName.replace(/\s+/g, ' ').trim();
+  const cut = name.length > HEADER_NAME_CHARS ? `${name.slice(0, HEADER_NAME_CHARS - 1)}…` : name;
+  const shown = labels.filter((l) => !isIndexLabel(l));
+  const tail = shown.length ? `(${shown.join(', ')})` : '';
+  return [cut, tail].filter(Boolean).join(' ');
 }
 
 /** One embedding batch. */
@@ -37,7 +63,12 @@ export async function* streamTextNodes(driver: Driver, database: string, prop: s
   try {
     const result = session.run(TEXT_NODES, { prop });
     for await (const record of result) {
-      yield { nodeId: record.get('nodeId') as string, text: record.get('text') as string };
+      yield {
+        nodeId: record.get('nodeId') as string,
+        text: record.get('text') as string,
+        displayName: record.get('displayName') as string,
+        labels: record.get('labels') as string[],
+      };
     }
   } finally {
     await session.close();
@@ -46,8 +77,10 @@ export async function* streamTextNodes(driver: Driver, database: string, prop: s
 
 /**
  * Cuts each node's text with `chunk` and yields batches of exactly `batchSize` chunks (the last
- * one may be smaller). A node's chunks may span two batches; the grouping depends only on the
- * node order and the texts, so an unchanged graph always gives the same batches.
+ * one may be smaller); each chunk's text is the node's header, a newline, then the piece (just
+ * the piece for a node with no header). A node's chunks may span two batches; the grouping
+ * depends only on the node order and the texts, so an unchanged graph always gives the same
+ * batches.
  */
 export async function* chunkBatches(
   nodes: AsyncIterable<TextNode>,
@@ -59,8 +92,9 @@ export async function* chunkBatches(
   let nodesDone = 0;
   for await (const node of nodes) {
     const pieces = chunk(node.text);
+    const header = chunkHeader(node.displayName, node.labels);
     for (let i = 0; i < pieces.length; i++) {
-      current.push({ nodeId: node.nodeId, chunk: i, text: pieces[i]! });
+      current.push({ nodeId: node.nodeId, chunk: i, text: header ? `${header}\n${pieces[i]!}` : pieces[i]! });
       if (current.length === batchSize) {
         // A node whose last chunk closes the batch counts as done in it.
         const done = i === pieces.length - 1 ? nodesDone + 1 : nodesDone;

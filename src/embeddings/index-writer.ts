@@ -1,7 +1,8 @@
 /**
- * The write side of the index build: the vector index created first, chunk nodes written one
- * batch per transaction (so a killed build leaves whole batches or nothing), stale chunks
- * removed, and the index awaited. All Cypher comes from `graph/dialect.ts`.
+ * The write side of the index build: the vector and full-text indexes created first, chunk
+ * nodes written one batch per transaction (so a killed build leaves whole batches or nothing),
+ * stale chunks removed, and the indexes awaited. All Cypher comes from `graph/dialect.ts`.
+ * Neo4j updates both indexes as each batch commits, so they always cover the same chunks.
  *
  * Why the index exists before the writes: Neo4j then inserts each batch's vectors into the HNSW
  * graph as the batch commits, on a database thread, while this process embeds the next batch.
@@ -11,7 +12,15 @@
  */
 import neo4j, { type Driver } from 'neo4j-driver';
 import { AppError } from '../errors.js';
-import { AWAIT_INDEX, VECTOR_INDEX_STATE, batchIndexName, indexStatements, type IndexStatements } from '../graph/dialect.js';
+import {
+  AWAIT_INDEX,
+  FULLTEXT_INDEX_STATE,
+  VECTOR_INDEX_STATE,
+  batchIndexName,
+  fulltextIndexName,
+  indexStatements,
+  type IndexStatements,
+} from '../graph/dialect.js';
 import { sleep } from '../lib/timeout.js';
 import type { ChunkRef } from './csv-cache.js';
 
@@ -25,13 +34,16 @@ export interface IndexWriterOptions {
   hnswM: number;
   /** HNSW candidate list size while inserting (`VECTOR_INDEX_EF_CONSTRUCTION`, Neo4j's default 100). */
   efConstruction: number;
+  /** Lucene analyzer of the full-text index (`FULLTEXT_ANALYZER`). */
+  analyzer: string;
 }
 
 /** Writes of one index. */
 export interface IndexWriter {
   /**
-   * Creates the `batch` lookup index and the vector index (re-creating it when it has other
-   * dimensions or HNSW settings), and waits for both to be online (immediate for a new, empty index).
+   * Creates the `batch` lookup index, the vector index (re-creating it when it has other
+   * dimensions or HNSW settings) and the full-text index (re-creating it when it has another
+   * analyzer), and waits for them to be online (immediate for new, empty indexes).
    */
   prepare(timeoutMs?: number): Promise<void>;
   /** True when the graph already holds exactly `size` chunk nodes of batch `key`. */
@@ -40,8 +52,25 @@ export interface IndexWriter {
   writeBatch(key: string, chunks: readonly ChunkRef[], vectors: readonly Float32Array[]): Promise<void>;
   /** Deletes chunk nodes of batches not in `keys` (nodes removed or changed since the last build). */
   deleteStale(keys: readonly string[]): Promise<void>;
-  /** Polls until the vector index is ONLINE, reporting its population percentage. */
+  /** Polls until the vector and full-text indexes are ONLINE, reporting population (the lower of the two). */
   awaitOnline(onPercent?: (percent: number) => void, timeoutMs?: number): Promise<void>;
+}
+
+/** Runs Cypher that needs an auto-commit transaction (`CALL { } IN TRANSACTIONS`): a plain session.run. */
+async function autoCommit(driver: Driver, database: string, cypher: string, params: Record<string, unknown> = {}) {
+  const session = driver.session({ database });
+  try {
+    await session.run(cypher, params);
+  } finally {
+    await session.close();
+  }
+}
+
+/** Removes index `indexName` entirely: its chunk nodes and its three schema indexes. */
+export async function dropSearchIndex(driver: Driver, database: string, indexName: string): Promise<void> {
+  const q = indexStatements(indexName);
+  await autoCommit(driver, database, q.deleteAll);
+  for (const ddl of [q.dropVectorIndex, q.dropFulltextIndex, q.dropBatchIndex]) await driver.executeQuery(ddl, {}, { database });
 }
 
 /**
@@ -61,12 +90,12 @@ function toList(v: Float32Array): number[] {
  * number as a Bolt integer (a JS number would be stored as a float).
  */
 function toRows(chunks: readonly ChunkRef[], vectors: readonly Float32Array[]) {
-  return chunks.map((c, i) => ({ nodeId: c.nodeId, chunk: neo4j.int(c.chunk), vector: toList(vectors[i]!) }));
+  return chunks.map((c, i) => ({ nodeId: c.nodeId, chunk: neo4j.int(c.chunk), text: c.text, vector: toList(vectors[i]!) }));
 }
 
 /** Builds the writer of one index. */
 export function createIndexWriter(opts: IndexWriterOptions): IndexWriter {
-  const { driver, database, indexName, dimensions, hnswM, efConstruction } = opts;
+  const { driver, database, indexName, dimensions, hnswM, efConstruction, analyzer } = opts;
   const q: IndexStatements = indexStatements(indexName);
   const run = (cypher: string, params: Record<string, unknown> = {}) => driver.executeQuery(cypher, params, { database });
 
@@ -82,6 +111,13 @@ export function createIndexWriter(opts: IndexWriterOptions): IndexWriter {
         }
       : null;
   };
+  const fulltextState = async () => {
+    const { records } = await run(FULLTEXT_INDEX_STATE, { name: fulltextIndexName(indexName) });
+    const r = records[0];
+    return r
+      ? { state: r.get('state') as string, percent: Number(r.get('populationPercent') ?? 0), same: r.get('analyzer') === analyzer }
+      : null;
+  };
 
   return {
     async prepare(timeoutMs) {
@@ -92,6 +128,11 @@ export function createIndexWriter(opts: IndexWriterOptions): IndexWriter {
       if (!existing?.same) {
         await run(q.createVectorIndex, { dims: neo4j.int(dimensions), m: neo4j.int(hnswM), ef: neo4j.int(efConstruction) });
       }
+      const fulltext = await fulltextState();
+      if (fulltext && !fulltext.same) await run(q.dropFulltextIndex);
+      // Over the chunk nodes of an earlier build, a new full-text index populates in the
+      // background; awaitOnline below and at the end of the build waits for it.
+      if (!fulltext?.same) await run(q.createFulltextIndex, { analyzer });
       await this.awaitOnline(undefined, timeoutMs);
     },
     async hasBatch(key, size) {
@@ -102,24 +143,20 @@ export function createIndexWriter(opts: IndexWriterOptions): IndexWriter {
       await run(q.writeBatch, { key, rows: toRows(chunks, vectors) });
     },
     async deleteStale(keys) {
-      // CALL { } IN TRANSACTIONS needs an auto-commit transaction, hence a plain session.run.
-      const session = driver.session({ database });
-      try {
-        await session.run(q.deleteStale, { keys });
-      } finally {
-        await session.close();
-      }
+      await autoCommit(driver, database, q.deleteStale, { keys });
     },
     async awaitOnline(onPercent, timeoutMs = 30 * 60_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        const s = await indexState();
-        if (s?.state === 'ONLINE') return onPercent?.(100);
-        if (s?.state === 'FAILED') throw new AppError(500, 'index-failed', `vector index "${indexName}" failed to populate`);
+        const states = await Promise.all([indexState(), fulltextState()]);
+        if (states.every((s) => s?.state === 'ONLINE')) return onPercent?.(100);
+        if (states.some((s) => s?.state === 'FAILED')) {
+          throw new AppError(500, 'index-failed', `vector index "${indexName}" failed to populate`);
+        }
         if (Date.now() > deadline) {
           throw new AppError(503, 'index-timeout', `vector index "${indexName}" is still populating; it will come online by itself`);
         }
-        onPercent?.(s?.percent ?? 0);
+        onPercent?.(Math.min(...states.map((s) => (s?.state === 'ONLINE' ? 100 : (s?.percent ?? 0)))));
         await sleep(200);
       }
     },

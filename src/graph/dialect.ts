@@ -7,8 +7,11 @@
  * Storage design: the vectors of index `<name>` are kept on separate chunk nodes labelled
  * `__Chunk_<name>` (one label per index, so several models can be indexed side by side for the
  * same graph), with properties `nodeId` (the source node's elementId), `chunk` (chunk number
- * within the source text), `batch` (the content key of the embedding batch it came from) and
- * `embedding` (float32 list). There is no relationship to the source node: a relationship
+ * within the source text), `batch` (the content key of the embedding batch it came from),
+ * `chunkText` (the header naming the source node, then the chunk: what was embedded) and
+ * `embedding` (float32 list). Three schema indexes belong to an index: the vector index
+ * `<name>` on `embedding`, the full-text (Lucene) index `<name>__fulltext` on `chunkText`, and
+ * the range index `<name>__batch` on `batch`. There is no relationship to the source node: a relationship
  * would make a user's plain `DELETE n` fail and would show up among the graph's relationship
  * types. Schema overviews hide index data by one rule: {@link isIndexLabel}. Between builds a
  * chunk may point at a node that was deleted (search skips it: the node or its text is gone)
@@ -41,21 +44,31 @@ export function batchIndexName(indexName: string): string {
   return `${indexName}__batch`;
 }
 
+/** Name of the full-text (Lucene) index on the chunk nodes' `chunkText` property. */
+export function fulltextIndexName(indexName: string): string {
+  return `${indexName}__fulltext`;
+}
+
+/** True when a node with these labels is a chunk node (it is never indexed itself). */
+const NOT_INDEX_NODE = `NOT any(l IN labels(n) WHERE l STARTS WITH '${INDEX_LABEL_PREFIX}')`;
+
 /**
  * Number of nodes whose text property (`$prop`) holds a string; used for progress and ETA.
  * `IS :: STRING NOT NULL` skips nodes where the property is a number or a list.
  */
-export const COUNT_TEXT_NODES = 'MATCH (n) WHERE n[$prop] IS :: STRING NOT NULL RETURN count(n) AS total';
+export const COUNT_TEXT_NODES = `MATCH (n) WHERE n[$prop] IS :: STRING NOT NULL AND ${NOT_INDEX_NODE} RETURN count(n) AS total`;
 
 /**
  * Every text node, in node id order (stable for an unchanged graph): the database scans once
  * and sorts node references only; the text is read as records are pulled. Chunk nodes never
- * match (they carry no text property).
+ * match (they are left out by label, whatever `$prop` is). The display name and the user's
+ * labels come along for the chunk header.
  */
 export const TEXT_NODES = `
-MATCH (n) WHERE n[$prop] IS :: STRING NOT NULL
+MATCH (n) WHERE n[$prop] IS :: STRING NOT NULL AND ${NOT_INDEX_NODE}
 WITH n ORDER BY id(n)
-RETURN elementId(n) AS nodeId, n[$prop] AS text`;
+RETURN elementId(n) AS nodeId, n[$prop] AS text,
+  toString(coalesce(n.displayName, n.name, n.title, '')) AS displayName, labels(n) AS labels`;
 
 /** DDL and writes of one index, parameterised by its name. */
 export interface IndexStatements {
@@ -65,7 +78,7 @@ export interface IndexStatements {
   countBatch: string;
   /**
    * Replaces one batch in one transaction: deletes its chunk nodes, then creates one node per
-   * row of `$rows` ({nodeId, chunk, vector}) storing the vector as a float32 list.
+   * row of `$rows` ({nodeId, chunk, text, vector}) storing the vector as a float32 list.
    */
   writeBatch: string;
   /** Deletes chunk nodes whose batch is not in `$keys` (auto-commit transaction only). */
@@ -74,6 +87,14 @@ export interface IndexStatements {
   createVectorIndex: string;
   /** Drops the vector index (before re-creating it with other dimensions). */
   dropVectorIndex: string;
+  /** Creates the full-text index on `chunkText` with analyzer `$analyzer` (IF NOT EXISTS). */
+  createFulltextIndex: string;
+  /** Drops the full-text index (before re-creating it with another analyzer). */
+  dropFulltextIndex: string;
+  /** Drops the batch range index. */
+  dropBatchIndex: string;
+  /** Deletes every chunk node of the index (auto-commit transaction only). */
+  deleteAll: string;
 }
 
 /** The statements for index `indexName`. */
@@ -88,7 +109,7 @@ WITH collect(old) AS olds
 FOREACH (o IN olds | DELETE o)
 WITH 1 AS one
 UNWIND $rows AS row
-CREATE (c:${label} {nodeId: row.nodeId, chunk: row.chunk, batch: $key})
+CREATE (c:${label} {nodeId: row.nodeId, chunk: row.chunk, batch: $key, chunkText: row.text})
 WITH c, row
 CALL db.create.setNodeVectorProperty(c, 'embedding', row.vector)`,
     deleteStale: `
@@ -101,6 +122,13 @@ OPTIONS {indexConfig: {
   \`vector.dimensions\`: $dims, \`vector.similarity_function\`: 'cosine',
   \`vector.hnsw.m\`: $m, \`vector.hnsw.ef_construction\`: $ef}}`,
     dropVectorIndex: `DROP INDEX ${quoteName(indexName)} IF EXISTS`,
+    createFulltextIndex: `
+CREATE FULLTEXT INDEX ${quoteName(fulltextIndexName(indexName))} IF NOT EXISTS
+FOR (c:${label}) ON EACH [c.chunkText]
+OPTIONS {indexConfig: {\`fulltext.analyzer\`: $analyzer}}`,
+    dropFulltextIndex: `DROP INDEX ${quoteName(fulltextIndexName(indexName))} IF EXISTS`,
+    dropBatchIndex: `DROP INDEX ${quoteName(batchIndexName(indexName))} IF EXISTS`,
+    deleteAll: `MATCH (c:${label}) CALL { WITH c DELETE c } IN TRANSACTIONS OF 10000 ROWS`,
   };
 }
 
@@ -115,22 +143,86 @@ RETURN state, populationPercent, options.indexConfig.\`vector.dimensions\` AS di
   options.indexConfig.\`vector.hnsw.m\` AS m, options.indexConfig.\`vector.hnsw.ef_construction\` AS ef`;
 
 /**
- * Vector search over index `$index`: asks it for `$k` chunk hits, keeps the best score per source node,
- * drops nodes that are gone or lost their text, and returns the `$topK` best. `dbId` is the
- * node's own integer `dbId` property when it has one (Reactome-style graphs), else the
- * database's node id; `displayName` falls back to `name`, then `title`.
+ * The tail of every search query: from `nodeId, score` rows (one per source node) to the
+ * `$topK` best nodes that still exist and have their text. `dbId` is the node's own integer
+ * `dbId` property when it has one (Reactome-style graphs), else the database's node id;
+ * `displayName` falls back to `name`, then `title`.
  */
-export const VECTOR_SEARCH = `
-CALL db.index.vector.queryNodes($index, $k, $vector) YIELD node AS c, score
-WITH c.nodeId AS nodeId, max(score) AS score
+const RANKED_NODES = `
 MATCH (n) WHERE elementId(n) = nodeId AND n[$prop] IS :: STRING NOT NULL
-WITH n, score ORDER BY score DESC LIMIT $topK
+WITH n, score ORDER BY score DESC, elementId(n) LIMIT $topK
 RETURN CASE WHEN n.dbId IS :: INTEGER NOT NULL THEN n.dbId ELSE id(n) END AS dbId,
   toString(coalesce(n.displayName, n.name, n.title, '')) AS displayName,
-  n[$prop] AS text, score, labels(n) AS labels`;
+  n[$prop] AS text, score, labels(n) AS labels, elementId(n) AS nodeId`;
 
-/** True when the database says the named vector index does not exist. */
-export function isMissingIndexError(err: unknown): boolean {
-  const message = (err as { message?: unknown } | null)?.message;
-  return typeof message === 'string' && /no such vector schema index/i.test(message);
+/** `$k` vector-index chunk hits for `$vector`, best score per source node. */
+const VECTOR_HITS = `
+CALL db.index.vector.queryNodes($index, $k, $vector) YIELD node AS c, score
+WITH c.nodeId AS nodeId, max(score) AS score`;
+
+/** `$k` full-text chunk hits for Lucene query `$q` (BM25), best score per source node. */
+const FULLTEXT_HITS = `
+CALL db.index.fulltext.queryNodes($ftIndex, $q, {limit: $k}) YIELD node AS c, score
+WITH c.nodeId AS nodeId, max(score) AS score`;
+
+/** Vector search over index `$index`: `$k` chunk hits, one entry per node, the `$topK` best. */
+export const VECTOR_SEARCH = VECTOR_HITS + RANKED_NODES;
+
+/** Full-text search over `$ftIndex`, ranked by BM25: as {@link VECTOR_SEARCH}. */
+export const FULLTEXT_SEARCH = FULLTEXT_HITS + RANKED_NODES;
+
+/**
+ * Hybrid search in one round trip: both candidate lists, each node's score in each list
+ * divided by that list's best (BM25 has no fixed scale), then `$alpha · vector + (1 − $alpha) ·
+ * fulltext` (0 where a node is missing from a list). Unlike reciprocal rank fusion, a clear
+ * lead (an exact name match far ahead of the rest) survives; docs/benchmarks.md has the
+ * comparison. Scores lie in 0..1: 1 is first in both lists.
+ */
+export const HYBRID_SEARCH = `
+CALL {${VECTOR_HITS}
+  RETURN collect({nodeId: nodeId, score: score}) AS vector, max(score) AS vtop
 }
+CALL {${FULLTEXT_HITS}
+  RETURN collect({nodeId: nodeId, score: score}) AS fulltext, max(score) AS ftop
+}
+UNWIND [x IN vector | {nodeId: x.nodeId, s: $alpha * x.score / vtop}]
+  + [x IN fulltext | {nodeId: x.nodeId, s: (1 - $alpha) * x.score / ftop}] AS hit
+WITH hit.nodeId AS nodeId, sum(hit.s) AS score` + RANKED_NODES;
+
+/** State and analyzer of a full-text index by name (no rows when it does not exist). */
+export const FULLTEXT_INDEX_STATE = `
+SHOW FULLTEXT INDEXES YIELD name, state, populationPercent, options
+WHERE name = $name
+RETURN state, populationPercent, options.indexConfig.\`fulltext.analyzer\` AS analyzer`;
+
+/** Which kind of index the database says does not exist, or null for any other error. */
+export function missingIndexKind(err: unknown): 'vector' | 'fulltext' | null {
+  const message = (err as { message?: unknown } | null)?.message;
+  const m = typeof message === 'string' ? /no such (vector|fulltext) schema index/i.exec(message) : null;
+  return m ? (m[1]!.toLowerCase() as 'vector' | 'fulltext') : null;
+}
+
+/** True when the database says the named vector or full-text index does not exist. */
+export function isMissingIndexError(err: unknown): boolean {
+  return missingIndexKind(err) !== null;
+}
+
+/**
+ * Some relationships of each node in `$ids` (elementIds) for search results' graph context:
+ * at most `$scan` per node, neighbours that are index data skipped, with each node's full
+ * `degree` from the count store. `out` is true when the node is the relationship's start.
+ * Names are cut to `$nameChars` and index labels dropped here, so rows stay small.
+ */
+export const NEIGHBORS = `
+UNWIND $ids AS id
+MATCH (n) WHERE elementId(n) = id
+CALL {
+  WITH n
+  MATCH (n)-[r]-(m) WHERE NOT any(l IN labels(m) WHERE l STARTS WITH '${INDEX_LABEL_PREFIX}')
+  WITH n, r, m LIMIT $scan
+  RETURN collect({type: type(r), out: startNode(r) = n,
+    dbId: CASE WHEN m.dbId IS :: INTEGER NOT NULL THEN m.dbId ELSE id(m) END,
+    displayName: left(toString(coalesce(m.displayName, m.name, m.title, '')), $nameChars),
+    labels: [l IN labels(m) WHERE NOT l STARTS WITH '${INDEX_LABEL_PREFIX}']}) AS rels
+}
+RETURN id AS nodeId, rels, COUNT { (n)--() } AS degree`;

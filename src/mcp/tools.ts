@@ -9,7 +9,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
-import { MAX_TOP_K } from '../embeddings/vector-search.js';
+import { INDEX_LABEL_NOTE, MAX_TOP_K, searchToolDescription } from '../embeddings/vector-search.js';
 import { isDependencyDown, toAppError } from '../errors.js';
 import { ReadQueryError, readQueryLimits, runReadQuery } from '../graph/read-query.js';
 
@@ -20,8 +20,21 @@ const SourceNodeSchema = z.object({
   dbId: z.number().int().describe('Node identifier; use it in graph_query as `WHERE n.dbId = $id` (or `id(n)` when the node has no dbId property)'),
   displayName: z.string().describe('Display name of the node (may be empty)'),
   text: z.string().describe('The whole text of the node'),
-  score: z.number().describe('Cosine similarity of its best matching chunk, 0..1, higher is closer'),
+  score: z.number().describe('Relevance, 0..1, higher is better'),
   labels: z.array(z.string()),
+  neighbors: z
+    .array(
+      z.object({
+        type: z.string().describe('Relationship type'),
+        direction: z.enum(['out', 'in']).describe('out: (result)-[type]->(neighbour); in: (neighbour)-[type]->(result)'),
+        dbId: z.number().int(),
+        displayName: z.string(),
+        labels: z.array(z.string()),
+      }),
+    )
+    .optional()
+    .describe('Some relationships of the node, of as many types as fit'),
+  degree: z.number().int().optional().describe('All relationships of the node'),
 });
 
 const VectorSearchOutput = {
@@ -87,10 +100,7 @@ export function registerGraphTools(server: McpServer, deps: McpToolDeps): void {
     'vector_search',
     {
       title: 'Semantic search over the graph',
-      description:
-        'Finds the graph nodes whose text is most similar in meaning to a sentence (vector similarity over the graph\'s index). ' +
-        'Returns nodes with dbId, displayName, labels, score (cosine, higher is closer) and text, best first. ' +
-        'Use it to find the nodes a question is about when you do not know their exact names, then explore around them with graph_query.',
+      description: searchToolDescription(config.RETRIEVAL_MODE),
       inputSchema: {
         sentence: z.string().min(1).describe('What to look for, in natural language: a phrase, a question or a sentence.'),
         graph_name: graphName,
@@ -108,7 +118,13 @@ export function registerGraphTools(server: McpServer, deps: McpToolDeps): void {
     ({ sentence, graph_name, top_k }) =>
       guarded(deps, 'vector_search', async () => {
         const graph = graph_name ?? config.GRAPHDB_GRAPH;
-        const results = await deps.search.search({ query: sentence, graph, model: config.EMBEDDING_MODEL, topK: top_k });
+        const results = await deps.search.search({
+          query: sentence,
+          graph,
+          model: config.EMBEDDING_MODEL,
+          topK: top_k,
+          neighbors: config.SEARCH_NEIGHBORS,
+        });
         return ok({ graph_name: graph, model: config.EMBEDDING_MODEL, results });
       }),
   );
@@ -122,6 +138,7 @@ export function registerGraphTools(server: McpServer, deps: McpToolDeps): void {
         'Runs one read-only Cypher query on the graph (Neo4j) and returns its rows as JSON. Writes, LOAD CSV, dbms.* and admin commands are refused. ' +
         `Results are capped at ${limits.maxRows} rows and ${limits.maxChars} characters (a note says "showing N of M rows" when cut) and a query is stopped after ${limits.timeoutMs / 1000} s, ` +
         'so aggregate, ORDER BY and LIMIT. Explore the schema first, e.g. "CALL db.labels()" or "MATCH (n:Label) RETURN keys(n) LIMIT 5". ' +
+        `${INDEX_LABEL_NOTE} ` +
         'Pass values as parameters ($name) rather than pasting them into the query. On a database error, read the message, fix the query and try again.',
       inputSchema: {
         cypher_query: z

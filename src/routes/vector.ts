@@ -1,9 +1,24 @@
-/** `POST /vector/search`: the most similar graph nodes to a query, one entry per node. */
+/** `POST /vector/search`: the graph nodes that best match a query, one entry per node. */
 import { createRoute, z } from '@hono/zod-openapi';
 import type { AppDeps } from '../deps.js';
 import { MODEL_NAMES } from '../embeddings/registry.js';
-import { MAX_TOP_K } from '../embeddings/vector-search.js';
+import { RETRIEVAL_MODES } from '../embeddings/types.js';
+import { HYBRID_ALPHA, MAX_TOP_K } from '../embeddings/vector-search.js';
 import { BODY_PROBLEMS, createRouter, problem } from '../lib/openapi.js';
+
+/** Most neighbours a request may ask for per result. */
+const MAX_NEIGHBORS = 50;
+
+/** A relationship of a result node (graph context). */
+export const NeighborSchema = z
+  .object({
+    type: z.string().openapi({ description: 'Relationship type' }),
+    direction: z.enum(['out', 'in']).openapi({ description: '`out`: result → neighbour; `in`: neighbour → result' }),
+    dbId: z.number().int(),
+    displayName: z.string(),
+    labels: z.array(z.string()),
+  })
+  .openapi('Neighbor');
 
 /** A search hit; the same shape as chat `sources` items. */
 export const SourceNodeSchema = z
@@ -11,8 +26,18 @@ export const SourceNodeSchema = z
     dbId: z.number().int().openapi({ description: 'Node identifier: its integer `dbId` property, else the database node id' }),
     displayName: z.string().openapi({ description: '`displayName`, else `name`, else `title`, else empty' }),
     text: z.string().openapi({ description: 'The node text (the whole text, not the matching chunk)' }),
-    score: z.number().openapi({ description: 'Cosine similarity of the best matching chunk, 0..1' }),
+    score: z.number().openapi({
+      description:
+        'Relevance, higher is better: in `vector` mode the cosine similarity of the best matching chunk; in `fulltext` ' +
+        `mode its BM25 score (unbounded); in \`hybrid\` mode ${HYBRID_ALPHA} × vector + ${1 - HYBRID_ALPHA} × full-text score, each divided by ` +
+        "its list's best, so 0..1",
+    }),
     labels: z.array(z.string()),
+    neighbors: z
+      .array(NeighborSchema)
+      .optional()
+      .openapi({ description: 'Some relationships of the node (when asked for): a bounded, type-diverse selection' }),
+    degree: z.number().int().optional().openapi({ description: 'All relationships of the node (present with `neighbors`)' }),
   })
   .openapi('SourceNode');
 
@@ -35,6 +60,19 @@ export function vectorRoutes(deps: AppDeps) {
         .max(MAX_TOP_K)
         .default(deps.config.VECTOR_SEARCH_TOP_K)
         .openapi({ description: `Results wanted, 1..${MAX_TOP_K} (default VECTOR_SEARCH_TOP_K)` }),
+      mode: z.enum(RETRIEVAL_MODES).default('vector').openapi({
+        description:
+          '`vector` (default): similarity of meaning (embeddings). `fulltext`: keyword match (Lucene BM25 over the same ' +
+          'chunks, node names included); a query without a single word is searched as `vector`. `hybrid`: both, fused ' +
+          'per node (weighted sum of normalised scores) — finds exact names and rare words as well as paraphrases.',
+      }),
+      neighbors: z
+        .number()
+        .int()
+        .min(0)
+        .max(MAX_NEIGHBORS)
+        .default(0)
+        .openapi({ description: `Relationships to return per result as \`neighbors\`, 0..${MAX_NEIGHBORS} (default 0: none)` }),
     })
     .openapi('VectorSearchRequest');
 
@@ -42,7 +80,7 @@ export function vectorRoutes(deps: AppDeps) {
     method: 'post',
     path: '/vector/search',
     tags: ['index'],
-    summary: 'Vector search: the graph nodes most similar to a query',
+    summary: 'Search: the graph nodes that best match a query (by meaning, keywords, or both)',
     request: { body: { required: true, content: { 'application/json': { schema: SearchRequestSchema } } } },
     responses: {
       200: {
@@ -51,14 +89,21 @@ export function vectorRoutes(deps: AppDeps) {
       },
       ...BODY_PROBLEMS,
       404: problem('Unknown graph, or no index for that graph and model (the detail says how to build it)'),
-      422: problem('Invalid body, top_k outside 1..100, or a model outside the registry'),
+      422: problem('Invalid body, top_k outside 1..100, mode not one of vector, fulltext, hybrid, or a model outside the registry'),
       503: problem('Graph database or embedding model server unavailable'),
     },
   });
 
   return createRouter().openapi(route, async (c) => {
-    const { query, graph_name, model, top_k } = c.req.valid('json');
-    const hits = await deps.search.search({ query, graph: graph_name, model, topK: top_k });
+    const { query, graph_name, model, top_k, mode, neighbors } = c.req.valid('json');
+    const hits = await deps.search.search({
+      query,
+      graph: graph_name,
+      model,
+      topK: top_k,
+      mode,
+      neighbors,
+    });
     return c.json(hits, 200);
   });
 }

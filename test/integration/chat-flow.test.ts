@@ -66,6 +66,7 @@ describe('lookup flow', () => {
       graph: h.deps.config.GRAPHDB_GRAPH,
       model: h.deps.config.EMBEDDING_MODEL,
       topK: h.deps.config.VECTOR_SEARCH_TOP_K,
+      neighbors: h.deps.config.SEARCH_NEIGHBORS,
     });
 
     const session = await (await h.app.request(`/chat/session/${sub.session_id}`)).json();

@@ -4,7 +4,7 @@
  * optionally an in-process worker; plus helpers to submit, wait and read SSE streams.
  */
 import { createApp } from '../../src/app.js';
-import { createLookupHandler } from '../../src/chat/lookup.js';
+import { createChatHandlers } from '../../src/chat/service.js';
 import type { ChatHandlers } from '../../src/chat/run-job.js';
 import { createChatWorker, type ChatWorker } from '../../src/chat/worker.js';
 import { createTestDeps, type TestDeps } from '../helpers/deps.js';
@@ -60,7 +60,8 @@ export async function startHarness(opts: HarnessOptions = {}) {
   const app = createApp(deps);
   const searcher = fakeSearcher();
   const handlers: ChatHandlers = {
-    lookup: createLookupHandler({ search: opts.realSearch ? deps.search : searcher, model: deps.config.EMBEDDING_MODEL, topK: deps.config.VECTOR_SEARCH_TOP_K }),
+    // The service's own lookup handler (RETRIEVAL_MODE, SEARCH_NEIGHBORS, ...), over the fake searcher unless asked.
+    lookup: createChatHandlers(opts.realSearch ? deps : { ...deps, search: searcher }).lookup,
     ...opts.handlers,
   };
   const workers: ChatWorker[] = [];

@@ -9,7 +9,8 @@ import { buildVectorIndex } from '../../src/embeddings/index-build.js';
 import { buildLockKey } from '../../src/embeddings/index-lock.js';
 import { cacheDir } from '../../src/embeddings/csv-cache.js';
 import { MODEL_NAMES } from '../../src/embeddings/registry.js';
-import { chunkLabel, isIndexLabel, quoteName } from '../../src/graph/dialect.js';
+import { dropSearchIndex } from '../../src/embeddings/index-writer.js';
+import { batchIndexName, chunkLabel, fulltextIndexName, isIndexLabel, quoteName } from '../../src/graph/dialect.js';
 import { generateProse } from '../../scripts/bench-prose.js';
 import { createTestApp, createTestDeps } from '../helpers/deps.js';
 import { createIndexFixture, createTextNodes, dropIndexFixture, indexContent } from './index-fixtures.js';
@@ -66,6 +67,15 @@ describe('POST /dev/build_vector_index', () => {
       'vector.similarity_function': 'COSINE',
     });
     expect((await readdir(cacheDir(f.dataDir, f.index))).filter((n) => n.endsWith('.csv'))).toHaveLength(body.batches_total);
+
+    // The full-text index over the same chunk nodes, each chunk behind its node's header.
+    const [ft] = await q('SHOW FULLTEXT INDEXES YIELD name, state, labelsOrTypes, properties, options WHERE name = $name RETURN *', {
+      name: fulltextIndexName(f.index),
+    });
+    expect(ft).toMatchObject({ state: 'ONLINE', labelsOrTypes: [chunkLabel(f.index)], properties: ['chunkText'] });
+    expect((ft?.options as { indexConfig: Record<string, unknown> }).indexConfig['fulltext.analyzer']).toBe('standard-no-stop-words'); // FULLTEXT_ANALYZER's default
+    const [first] = await q(`MATCH (c:${quoteName(chunkLabel(f.index))} {nodeId: $id, chunk: 0}) RETURN c.chunkText AS t`, { id: ids[0] });
+    expect(first?.t).toMatch(new RegExp(`^node 0 \\(${f.label}\\)\n`));
   });
 
   it('keeps index data out of the user graph: own label, hidden by isIndexLabel, no relationships', async () => {
@@ -104,6 +114,28 @@ describe('POST /dev/build_vector_index', () => {
     expect((await readdir(cacheDir(f.dataDir, f.index))).filter((n) => n.endsWith('.csv'))).toHaveLength(body.batches_total);
   });
 
+  it('re-embeds exactly the batch of a renamed node, and full-text search finds the new name', async () => {
+    const before = await q(`MATCH (c:${quoteName(chunkLabel(f.index))}) RETURN c.batch AS b, count(*) AS n`);
+    await q('MATCH (n) WHERE elementId(n) = $id SET n.displayName = $name', { id: ids[12], name: 'Quetzalcoatlus wingspan' });
+    const body = await (await build({ graph_name: 'neo4j', model: MODEL })).json();
+    expect(body.batches_computed).toBe(1);
+    expect(body.batches_skipped).toBe(body.batches_total - 1);
+    const after = await q(`MATCH (c:${quoteName(chunkLabel(f.index))}) RETURN c.batch AS b, count(*) AS n`);
+    expect(after.filter((r) => !before.some((o) => o.b === r.b))).toHaveLength(1);
+    const hits = await deps.search.search({ query: 'quetzalcoatlus', graph: 'neo4j', model: MODEL, topK: 3, mode: 'fulltext' });
+    expect(hits.map((h) => h.text)).toEqual([texts[12]]);
+    const headers = await q(`MATCH (c:${quoteName(chunkLabel(f.index))} {nodeId: $id}) RETURN c.chunkText AS t`, { id: ids[12] });
+    expect(headers.length).toBeGreaterThan(0);
+    for (const h of headers) expect(h.t).toMatch(/^Quetzalcoatlus wingspan \(/);
+  });
+
+  it('keeps the full-text index in step with changed and deleted text', async () => {
+    const hits = await deps.search.search({ query: 'completely rewritten', graph: 'neo4j', model: MODEL, topK: 3, mode: 'fulltext' });
+    expect(hits[0]?.text).toBe('Completely rewritten text about calcium channels in muscle cells.');
+    const [row] = await q(`MATCH (c:${quoteName(chunkLabel(f.index))}) WHERE c.nodeId = $id RETURN count(c) AS n`, { id: ids[30] });
+    expect(row?.n).toBe(0);
+  });
+
   it('indexes a second model side by side for the same graph', async () => {
     const r = await buildVectorIndex(deps, { graph: 'neo4j', model: 'minishlab/potion-base-8M', indexName: side });
     expect(r.index_name).toBe(side);
@@ -117,7 +149,36 @@ describe('POST /dev/build_vector_index', () => {
   });
 });
 
+describe('index removal', () => {
+  it('dropSearchIndex removes the chunk nodes and all three schema indexes of one index only', async () => {
+    await dropSearchIndex(driver, 'neo4j', side);
+    const left = await q('SHOW INDEXES YIELD name WHERE name STARTS WITH $side RETURN name', { side });
+    expect(left).toEqual([]);
+    const [row] = await q(`MATCH (c:${quoteName(chunkLabel(side))}) RETURN count(c) AS n`);
+    expect(row?.n).toBe(0);
+    const mine = await q('SHOW INDEXES YIELD name WHERE name IN $names RETURN name ORDER BY name', {
+      names: [f.index, fulltextIndexName(f.index), batchIndexName(f.index)],
+    });
+    expect(mine).toHaveLength(3);
+  });
+});
+
 describe('index settings', () => {
+  it('re-creates the full-text index when FULLTEXT_ANALYZER changes, without re-embedding', async () => {
+    const other = createTestDeps({ ...f.env, CHUNK_TOKENS: '48', CHUNK_OVERLAP_TOKENS: '8', INDEX_BATCH_SIZE: '16', FULLTEXT_ANALYZER: 'english' });
+    try {
+      const r = await buildVectorIndex(other, { graph: 'neo4j', model: MODEL });
+      expect(r.batches_computed).toBe(0);
+      const [ft] = await q('SHOW FULLTEXT INDEXES YIELD name, state, options WHERE name = $name RETURN *', { name: fulltextIndexName(f.index) });
+      expect(ft?.state).toBe('ONLINE');
+      expect((ft?.options as { indexConfig: Record<string, unknown> }).indexConfig['fulltext.analyzer']).toBe('english');
+      const hits = await other.search.search({ query: 'quetzalcoatlus', graph: 'neo4j', model: MODEL, topK: 1, mode: 'fulltext' });
+      expect(hits[0]?.text).toBe(texts[12]);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('re-creates the vector index when its HNSW settings change, reusing the cached chunks', async () => {
     const other = createTestDeps({ ...f.env, CHUNK_TOKENS: '48', CHUNK_OVERLAP_TOKENS: '8', INDEX_BATCH_SIZE: '16', VECTOR_INDEX_EF_CONSTRUCTION: '40' });
     try {

@@ -6,7 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import neo4j, { type Driver } from 'neo4j-driver';
-import { chunkLabel, batchIndexName, quoteName } from '../../src/graph/dialect.js';
+import { dropSearchIndex } from '../../src/embeddings/index-writer.js';
+import { chunkLabel, quoteName } from '../../src/graph/dialect.js';
 
 /** Names of one suite's test data. */
 export interface IndexFixture {
@@ -69,10 +70,6 @@ export async function indexContent(driver: Driver, index: string): Promise<strin
 export async function dropIndexFixture(driver: Driver, f: IndexFixture, indexes: string[] = [f.index]): Promise<void> {
   const run = (q: string) => driver.executeQuery(q, {}, { database: 'neo4j' });
   await run(`MATCH (n:${quoteName(f.label)}) DETACH DELETE n`);
-  for (const index of indexes) {
-    await run(`MATCH (c:${quoteName(chunkLabel(index))}) DELETE c`);
-    await run(`DROP INDEX ${quoteName(index)} IF EXISTS`);
-    await run(`DROP INDEX ${quoteName(batchIndexName(index))} IF EXISTS`);
-  }
+  for (const index of indexes) await dropSearchIndex(driver, 'neo4j', index);
   await rm(f.dataDir, { recursive: true, force: true });
 }

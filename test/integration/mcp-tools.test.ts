@@ -55,12 +55,13 @@ describe('MCP tool list', () => {
     expect(vs.inputSchema.properties!.top_k).toMatchObject({ type: 'integer', minimum: 1, maximum: 100, default: 3 });
     expect(vs.outputSchema?.required).toEqual(['graph_name', 'model', 'results']);
     expect(vs.annotations).toMatchObject({ readOnlyHint: true });
-    expect(vs.description).toMatch(/similar in meaning/);
+    expect(vs.description).toMatch(/by meaning and by the words and names/); // RETRIEVAL_MODE hybrid
     const gq = tools.find((t) => t.name === 'graph_query')!;
     expect(Object.keys(gq.inputSchema.properties!)).toEqual(['cypher_query', 'graph_name', 'parameters']);
     expect(gq.inputSchema.required).toEqual(['cypher_query']);
     expect(gq.outputSchema?.required).toEqual(['columns', 'rows', 'totalRows', 'totalIsExact', 'truncated']);
     expect(gq.description).toMatch(/read-only/);
+    expect(gq.description).toContain('Labels starting with "__" hold the search index');
   });
 });
 
@@ -72,7 +73,7 @@ describe('vector_search over MCP', () => {
     expect(out.graph_name).toBe('neo4j');
     expect(out.model).toBe(MODEL);
     expect(out.results).toHaveLength(3); // VECTOR_SEARCH_TOP_K
-    expect(out.results[0]).toEqual({ dbId: 5, displayName: 'node 5', text: texts[5], score: expect.any(Number), labels: [f.label] });
+    expect(out.results[0]).toEqual({ dbId: 5, displayName: 'node 5', text: texts[5], score: expect.any(Number), labels: [f.label], neighbors: [], degree: 0 });
     expect(JSON.parse(textOf(res))).toEqual(out);
   });
 
@@ -82,7 +83,7 @@ describe('vector_search over MCP', () => {
     const http = await fetch(`${srv.base}/vector/search`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: sentence, graph_name: 'neo4j', model: MODEL, top_k: 7 }),
+      body: JSON.stringify({ query: sentence, graph_name: 'neo4j', model: MODEL, top_k: 7, mode: 'hybrid', neighbors: 8 }), // RETRIEVAL_MODE, SEARCH_NEIGHBORS
     });
     expect((res.structuredContent as { results: unknown[] }).results).toEqual(await http.json());
   });

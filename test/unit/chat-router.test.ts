@@ -1,6 +1,6 @@
 /** Router output parsing and the routing rules; lookup Markdown; SSE framing helpers. */
 import { describe, expect, it } from 'vitest';
-import { formatLookup, NO_RESULTS } from '../../src/chat/lookup.js';
+import { formatLookup, formatNeighbors, NO_RESULTS } from '../../src/chat/lookup.js';
 import { decide, parseDecision } from '../../src/chat/router.js';
 import { parseLastEventId, sseFrame } from '../../src/chat/sse.js';
 
@@ -48,6 +48,21 @@ describe('formatLookup', () => {
       '### Alpha Beta\n\n- **Node ID:** 1\n- **Labels:** A, B\n\nfirst text\n\n### Node 2\n\n- **Node ID:** 2\n- **Labels:** (none)\n\nsecond',
     );
     expect(formatLookup([])).toBe(NO_RESULTS);
+  });
+
+  it('adds one Related line with direction, escaped names and how many relationships are left out', () => {
+    const node = {
+      dbId: 3, displayName: 'P', text: 't', score: 1, labels: ['Pathway'], degree: 21,
+      neighbors: [
+        { type: 'HAS_PART', direction: 'out' as const, dbId: 4, displayName: 'TP53', labels: ['Gene'] },
+        { type: 'CITES', direction: 'in' as const, dbId: 5, displayName: 'A [paper](http://x) <b>', labels: [] },
+      ],
+    };
+    const related = 'HAS_PART → TP53 (Gene); ← CITES A \\[paper\\](http://x) \\<b\\>; … and 19 more';
+    expect(formatNeighbors(node)).toBe(related);
+    expect(formatLookup([node])).toBe(`### P\n\n- **Node ID:** 3\n- **Labels:** Pathway\n- **Related:** ${related}\n\nt`);
+    expect(formatNeighbors({ neighbors: [] })).toBeNull();
+    expect(formatNeighbors({ neighbors: node.neighbors, degree: 2 })).not.toContain('more');
   });
 });
 

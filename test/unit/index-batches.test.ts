@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chunkBatches, type TextNode } from '../../src/embeddings/index-source.js';
+import { chunkBatches, chunkHeader, HEADER_NAME_CHARS, type TextNode } from '../../src/embeddings/index-source.js';
 import { chunkLabel, isIndexLabel, quoteName } from '../../src/graph/dialect.js';
 
 async function* from(nodes: TextNode[]) {
@@ -42,6 +42,27 @@ describe('chunkBatches', () => {
 
   it('yields nothing for a graph without text', async () => {
     expect(await collect([{ nodeId: 'x', text: '' }], 4)).toEqual([]);
+  });
+});
+
+describe('chunk headers', () => {
+  it('name the node and its labels, leaving index labels out', () => {
+    expect(chunkHeader('Statin pathway', ['Pathway'])).toBe('Statin pathway (Pathway)');
+    expect(chunkHeader('  IL-9\n signaling ', ['Pathway', 'Curated', '__Chunk_x'])).toBe('IL-9 signaling (Pathway, Curated)');
+    expect(chunkHeader('', ['Pathway'])).toBe('(Pathway)');
+    expect(chunkHeader('Alone', [])).toBe('Alone');
+    expect(chunkHeader('', [])).toBe('');
+    expect(chunkHeader('x'.repeat(500), ['L'])).toBe(`${'x'.repeat(HEADER_NAME_CHARS - 1)}… (L)`);
+  });
+
+  it('go in front of every chunk of their node; a node without one keeps its bare chunks', async () => {
+    const batches = [];
+    const nodes: TextNode[] = [
+      { nodeId: 'a', text: 'a0|a1', displayName: 'Alpha', labels: ['Thing'] },
+      { nodeId: 'b', text: 'b0' },
+    ];
+    for await (const b of chunkBatches(from(nodes), split, 8)) batches.push(b);
+    expect(batches[0]!.chunks.map((c) => c.text)).toEqual(['Alpha (Thing)\na0', 'Alpha (Thing)\na1', 'b0']);
   });
 });
 

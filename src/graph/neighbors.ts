@@ -1,0 +1,87 @@
+/**
+ * Graph context for search results: a few relationships of each result node, so a lookup
+ * answer (and an agent) sees what a node is connected to without another query. Bounded in
+ * rows (a scan cap per node, then `perNode`) and characters (names and labels cut).
+ */
+import neo4j, { type Session } from 'neo4j-driver';
+import type { Neighbor } from '../embeddings/types.js';
+import { NEIGHBORS } from './dialect.js';
+
+/** Relationships read per node before picking: hubs with 10⁵ edges cost no more than this. */
+export const NEIGHBOR_SCAN = 200;
+
+/** Longest neighbour display name kept. */
+export const NEIGHBOR_NAME_CHARS = 80;
+
+/** Most labels kept per neighbour. */
+export const NEIGHBOR_LABELS = 3;
+
+/** A node's picked neighbours and how many relationships it has in all. */
+export interface NodeContext {
+  neighbors: Neighbor[];
+  degree: number;
+}
+
+/** A relationship as NEIGHBORS returns it. */
+export interface RawNeighbor {
+  type: string;
+  out: boolean;
+  dbId: unknown;
+  displayName: string;
+  labels: string[];
+}
+
+/**
+ * Picks up to `perNode` neighbours, round-robin over (type, direction) groups in order of first
+ * appearance, so one dominant relationship type (a pathway's 300 genes) does not hide the rare
+ * ones (the paper it cites).
+ */
+export function pickNeighbors(raw: readonly RawNeighbor[], perNode: number): Neighbor[] {
+  const groups = new Map<string, RawNeighbor[]>();
+  for (const r of raw) {
+    const key = `${r.out ? '>' : '<'}${r.type}`;
+    const group = groups.get(key);
+    if (group) group.push(r);
+    else groups.set(key, [r]);
+  }
+  const lists = [...groups.values()];
+  const picked: Neighbor[] = [];
+  for (let i = 0; picked.length < perNode; i++) {
+    const round = lists.filter((g) => i < g.length);
+    if (!round.length) break;
+    for (const g of round) {
+      if (picked.length >= perNode) break;
+      const r = g[i]!;
+      picked.push({
+        type: r.type,
+        direction: r.out ? 'out' : 'in',
+        dbId: Number(r.dbId),
+        displayName: r.displayName.slice(0, NEIGHBOR_NAME_CHARS),
+        labels: r.labels.slice(0, NEIGHBOR_LABELS),
+      });
+    }
+  }
+  return picked;
+}
+
+/** Reads the context of nodes by elementId in one query; nodes that are gone are left out. */
+export async function fetchNeighbors(
+  session: Pick<Session, 'run'>,
+  nodeIds: readonly string[],
+  { perNode }: { perNode: number },
+): Promise<Map<string, NodeContext>> {
+  const out = new Map<string, NodeContext>();
+  if (!nodeIds.length || perNode < 1) return out;
+  const { records } = await session.run(NEIGHBORS, {
+    ids: [...new Set(nodeIds)],
+    scan: neo4j.int(NEIGHBOR_SCAN),
+    nameChars: neo4j.int(NEIGHBOR_NAME_CHARS),
+  });
+  for (const r of records) {
+    out.set(r.get('nodeId') as string, {
+      neighbors: pickNeighbors(r.get('rels') as RawNeighbor[], perNode),
+      degree: Number(r.get('degree')),
+    });
+  }
+  return out;
+}

@@ -1,0 +1,33 @@
+/** The user's words as a Lucene query: escaping, operators as words, caps (hybrid fusion itself is one Cypher query: test/integration/vector-search.test.ts). */
+import { describe, expect, it } from 'vitest';
+import { escapeLucene, MAX_QUERY_TERMS, toLuceneQuery } from '../../src/embeddings/fulltext-query.js';
+
+describe('toLuceneQuery', () => {
+  it('joins lower-cased words with spaces (OR) and drops repeats', () => {
+    expect(toLuceneQuery('Statin  pathway statin')).toBe('statin pathway');
+  });
+
+  it('escapes every Lucene syntax character inside words', () => {
+    expect(toLuceneQuery('HMG-CoA (reductase)')).toBe('hmg\\-coa \\(reductase\\)');
+    expect(toLuceneQuery('a:b c/d e~ f^2 "g" h* i? [j] {k} l!m n&&o p||q r\\s +t')).toBe(
+      'a\\:b c\\/d e\\~ f\\^2 \\"g\\" h\\* i\\? \\[j\\] \\{k\\} l\\!m n\\&\\&o p\\|\\|q r\\\\s \\+t',
+    );
+    expect(escapeLucene('+-&|!(){}[]^"~*?:\\/')).toBe('\\+\\-\\&\\|\\!\\(\\)\\{\\}\\[\\]\\^\\"\\~\\*\\?\\:\\\\\\/');
+  });
+
+  it('turns operators into plain words', () => {
+    expect(toLuceneQuery('cats AND dogs OR NOT TO')).toBe('cats and dogs or not to');
+  });
+
+  it('returns null when no word has a letter or digit', () => {
+    expect(toLuceneQuery('')).toBeNull();
+    expect(toLuceneQuery('   ')).toBeNull();
+    expect(toLuceneQuery('&& || ! * ? ~ ^ : ( ) "" -- ++')).toBeNull();
+  });
+
+  it('keeps words of any script and caps the number of words', () => {
+    expect(toLuceneQuery('Zürich 東京 ΔG')).toBe('zürich 東京 δg');
+    const long = Array.from({ length: 500 }, (_, i) => `w${i}`).join(' ');
+    expect(toLuceneQuery(long)!.split(' ')).toHaveLength(MAX_QUERY_TERMS);
+  });
+});
