@@ -9,7 +9,7 @@ import { requestId } from 'hono/request-id';
 import type { AppDeps } from './deps.js';
 import { AppError, problemResponse, toAppError } from './errors.js';
 import { createAllowedMethods } from './lib/allowed-methods.js';
-import type { AppEnv } from './lib/openapi.js';
+import type { AppEnv } from './routes/openapi.js';
 import { chatRoutes } from './routes/chat.js';
 import { chatJobRoutes } from './routes/chat-jobs.js';
 import { chatSessionRoutes } from './routes/chat-sessions.js';

@@ -5,9 +5,10 @@
  */
 import { z } from 'zod';
 import { DEFAULT_MODEL, MODEL_NAMES, indexName } from './embeddings/registry.js';
-import { RETRIEVAL_MODES } from './embeddings/types.js';
+import { PROVIDERS } from './contract/providers.js';
+import { RETRIEVAL_MODES } from './contract/search.js';
 
-const provider = z.enum(['local', 'hosted']);
+const provider = z.enum(PROVIDERS);
 const port = z
   .string()
   .regex(/^\d+$/, 'expected a port number 1..65535')

@@ -4,12 +4,7 @@
  * Server faults never expose a stack or an internal message.
  */
 import { HTTPException } from 'hono/http-exception';
-
-/** A validation failure of one field: `path` is dotted (`body.top_k`, `header.x-anon-id`). */
-export interface FieldError {
-  path: string;
-  message: string;
-}
+import type { FieldError, Problem } from './contract/problem.js';
 
 /** Options of an {@link AppError}. */
 export interface AppErrorOptions {
@@ -40,16 +35,6 @@ export class AppError extends Error {
 /** A dependency (graph database, key-value store, model server) is down or too slow: 503. */
 export function unavailable(what: string, cause?: unknown): AppError {
   return new AppError(503, 'unavailable', `${what} is unavailable; try again shortly`, { cause });
-}
-
-/** RFC 9457 problem body. */
-export interface Problem {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  errors?: FieldError[];
-  [extra: string]: unknown;
 }
 
 const TITLES: Record<number, string> = {

@@ -4,7 +4,7 @@
  * the shared implementations that the HTTP API and MCP use.
  */
 import { z } from 'zod';
-import type { SourceNode } from '../embeddings/types.js';
+import type { SourceNode } from '../contract/search.js';
 import { INDEX_LABEL_NOTE, searchToolDescription } from '../embeddings/vector-search.js';
 import { formatReadQueryResult, runReadQuery } from '../graph/read-query.js';
 import { defineTool, type AgentTool } from './tools.js';

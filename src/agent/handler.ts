@@ -7,7 +7,8 @@
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { RouteHandler } from '../chat/types.js';
 import type { Config } from '../config.js';
-import type { SourceNode, VectorSearcher } from '../embeddings/types.js';
+import type { SourceNode } from '../contract/search.js';
+import type { VectorSearcher } from '../embeddings/types.js';
 import type { GraphStore } from '../graph/driver.js';
 import { readQueryLimits } from '../graph/read-query.js';
 import type { SkeletonCache } from '../graph/skeleton-cache.js';

@@ -13,7 +13,8 @@ import type {
   ChatCompletionMessageFunctionToolCall,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
-import { addUsage, usageOf, type JobEvent, type TokenUsage } from '../chat/types.js';
+import type { JobEvent, TokenUsage } from '../contract/chat.js';
+import { addUsage, usageOf } from '../llm/usage.js';
 import type { LlmTarget } from '../llm/types.js';
 import { isRateLimited, withLlmRetry } from '../llm/retry.js';
 import { limitReachedInstruction } from './prompt.js';

@@ -5,7 +5,8 @@
  */
 import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
 import { z } from 'zod';
-import type { SourceNode, VectorSearcher } from '../embeddings/types.js';
+import type { SourceNode } from '../contract/search.js';
+import type { VectorSearcher } from '../embeddings/types.js';
 import type { GraphStore } from '../graph/driver.js';
 import type { ReadQueryLimits } from '../graph/read-query.js';
 import type { SkeletonCache } from '../graph/skeleton-cache.js';

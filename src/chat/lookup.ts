@@ -3,7 +3,8 @@
  * nodes are shown as Markdown with some of their relationships; no language-model call is made
  * for the answer.
  */
-import type { Neighbor, SourceNode, VectorSearcher } from '../embeddings/types.js';
+import type { Neighbor, SourceNode } from '../contract/search.js';
+import type { VectorSearcher } from '../embeddings/types.js';
 import type { RouteHandler } from './types.js';
 
 /** Options of {@link createLookupHandler}. */

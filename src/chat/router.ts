@@ -8,7 +8,8 @@
 import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { LlmTarget } from '../llm/types.js';
 import { withLlmRetry } from '../llm/retry.js';
-import { usageOf, type Message, type TokenUsage } from './types.js';
+import type { Message, TokenUsage } from '../contract/chat.js';
+import { usageOf } from '../llm/usage.js';
 
 /** The contract's RouterDecision. */
 export interface RouterDecision {

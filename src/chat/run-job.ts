@@ -11,7 +11,9 @@ import type { LlmClients } from '../llm/clients.js';
 import type { JobRecord, JobStore } from '../store/jobs.js';
 import type { RateLimiter } from '../store/rate-limit.js';
 import { classify } from './router.js';
-import { addUsage, type ChatResponse, type JobEvent, type Message, type RouteHandler, type TokenUsage } from './types.js';
+import type { ChatResponse, JobEvent, Message, TokenUsage } from '../contract/chat.js';
+import { addUsage } from '../llm/usage.js';
+import type { RouteHandler } from './types.js';
 
 /** The route handlers the worker dispatches to; `agent` is absent until the agent is wired in. */
 export interface ChatHandlers {
@@ -30,7 +32,7 @@ export interface JobRunnerDeps {
 }
 
 /** The first event of every job, published by the worker as it takes the job. */
-export const ROUTING_STARTED: JobEvent = Object.freeze({ type: 'routing_started', data: {} }) as JobEvent;
+export const ROUTING_STARTED: JobEvent = Object.freeze({ type: 'routing_started', data: {} });
 
 /** The job error when no agent handler is installed. */
 export const AGENT_UNAVAILABLE = 'the agent is not available on this server, so this question cannot be answered yet';

@@ -1,40 +1,10 @@
 /**
- * Shapes shared by the chat worker, its route handlers (lookup, agent) and the API: the
- * contract's Message, JobEvent, TokenUsage and ChatResponse, and the seam a route handler plugs
- * into.
+ * The seam a route handler (lookup, agent) plugs into. The wire
+ * shapes (Message, JobEvent, TokenUsage, ChatResponse) are in src/contract/chat.ts.
  */
-import type { SourceNode } from '../embeddings/types.js';
+import type { JobEvent, Message, TokenUsage } from '../contract/chat.js';
+import type { SourceNode } from '../contract/search.js';
 import type { LlmTarget } from '../llm/types.js';
-
-/** Token counts; two usages add field by field. */
-export interface TokenUsage {
-  input_tokens: number;
-  output_tokens: number;
-}
-
-/** One event of a job (`routing_started`, `routing_done`, `agent_step`, `tool_call`, …). */
-export interface JobEvent {
-  type: string;
-  data: Record<string, unknown>;
-}
-
-/** A message of a session's history. */
-export interface Message {
-  role: 'user' | 'assistant';
-  content: string;
-  route: 'lookup' | 'agent' | null;
-  confidence: number | null;
-  events: JobEvent[];
-}
-
-/** The result of a finished job. */
-export interface ChatResponse {
-  session_id: string;
-  answer: string;
-  route_taken: 'lookup' | 'agent';
-  sources: SourceNode[];
-  token_usage: TokenUsage | null;
-}
 
 /** What a route handler receives for one job. */
 export interface RouteInput {
@@ -63,18 +33,3 @@ export interface RouteOutput {
 
 /** A handler of one route (`lookup` or `agent`). Failures throw; the worker turns them into `job_error`. */
 export type RouteHandler = (input: RouteInput) => Promise<RouteOutput>;
-
-/** Adds two usages; null counts as zero, two nulls stay null. */
-export function addUsage(a: TokenUsage | null, b: TokenUsage | null): TokenUsage | null {
-  if (!a) return b;
-  if (!b) return a;
-  return { input_tokens: a.input_tokens + b.input_tokens, output_tokens: a.output_tokens + b.output_tokens };
-}
-
-/** The usage a chat completion reports, as TokenUsage; null when it reports none. */
-export function usageOf(completion: {
-  usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
-}): TokenUsage | null {
-  const u = completion.usage;
-  return u ? { input_tokens: u.prompt_tokens ?? 0, output_tokens: u.completion_tokens ?? 0 } : null;
-}

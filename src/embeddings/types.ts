@@ -1,31 +1,5 @@
 /** The retrieval seams: an embedding model and the search every caller uses. */
-
-/** One relationship of a source node to a neighbour (graph context of a search hit). */
-export interface Neighbor {
-  /** Relationship type. */
-  type: string;
-  /** `out`: (source)-[type]->(neighbour); `in`: (neighbour)-[type]->(source). */
-  direction: 'out' | 'in';
-  /** The neighbour's `dbId` property when it is an integer, else its database id. */
-  dbId: number;
-  /** `displayName`, else `name`, else `title`, else empty; cut to a bounded length. */
-  displayName: string;
-  labels: string[];
-}
-
-/** A node returned by search (contract fields plus `score`, `labels` and optional graph context). */
-export interface SourceNode {
-  dbId: number;
-  displayName: string;
-  text: string;
-  /** Relevance, higher is better: cosine similarity (`vector`), or the fused score (`fulltext`, `hybrid`). */
-  score: number;
-  labels: string[];
-  /** Some of the node's relationships (when asked for): a bounded, type-diverse selection. */
-  neighbors?: Neighbor[];
-  /** All relationships of the node (so a reader knows how many `neighbors` leaves out). */
-  degree?: number;
-}
+import type { RetrievalMode, SourceNode } from '../contract/search.js';
 
 /** One loaded embedding model. */
 export interface Embedder {
@@ -57,12 +31,6 @@ export interface EmbedderStats {
   /** Milliseconds spent computing vectors (table gather, ONNX run, or the server round trip). */
   inferenceMs: number;
 }
-
-/** How candidates are found: embeddings, Lucene full-text (BM25), or both fused; in the order the API documents them. */
-export const RETRIEVAL_MODES = ['vector', 'fulltext', 'hybrid'] as const;
-
-/** One of {@link RETRIEVAL_MODES}. */
-export type RetrievalMode = (typeof RETRIEVAL_MODES)[number];
 
 /** A search request. */
 export interface SearchRequest {

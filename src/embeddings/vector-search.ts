@@ -32,7 +32,8 @@ import { unknownModel } from './embedders.js';
 import { toLuceneQuery } from './fulltext-query.js';
 import { resolveIndexName } from './index-build.js';
 import { findModel } from './registry.js';
-import type { RetrievalMode, SearchRequest, SourceNode, VectorSearcher } from './types.js';
+import type { RetrievalMode, SourceNode } from '../contract/search.js';
+import type { SearchRequest, VectorSearcher } from './types.js';
 
 /** What the searcher needs from the app's dependencies. */
 export type VectorSearchDeps = Pick<AppDeps, 'config' | 'graph' | 'embedders'>;

@@ -4,7 +4,7 @@
  * rows (a scan cap per node, then `perNode`) and characters (names and labels cut).
  */
 import neo4j, { type Session } from 'neo4j-driver';
-import type { Neighbor } from '../embeddings/types.js';
+import type { Neighbor } from '../contract/search.js';
 import { NEIGHBORS } from './dialect.js';
 
 /** Relationships read per node before picking: hubs with 10⁵ edges cost no more than this. */

@@ -7,7 +7,8 @@
 import OpenAI from 'openai';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
-import type { LlmProvider, LlmTarget } from './types.js';
+import type { LlmProvider } from '../contract/providers.js';
+import type { LlmTarget } from './types.js';
 
 /** Which call a target is for: the agent (answers) or the router (classification). */
 export type LlmRole = 'agent' | 'router';

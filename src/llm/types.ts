@@ -1,8 +1,6 @@
 /** Language-model access: an `openai` client bound to one provider and model. */
 import type OpenAI from 'openai';
-
-/** Provider names of the contract. */
-export type LlmProvider = 'local' | 'hosted';
+import type { LlmProvider } from '../contract/providers.js';
 
 /** A client and the model to call with it. */
 export interface LlmTarget {

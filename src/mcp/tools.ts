@@ -8,6 +8,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { SourceNodeSchema } from '../contract/search.js';
 import type { AppDeps } from '../deps.js';
 import { INDEX_LABEL_NOTE, MAX_TOP_K, searchToolDescription } from '../embeddings/vector-search.js';
 import { isDependencyDown, toAppError } from '../errors.js';
@@ -15,27 +16,6 @@ import { ReadQueryError, readQueryLimits, runReadQuery } from '../graph/read-que
 
 /** What the tools use from the app's dependencies. */
 export type McpToolDeps = Pick<AppDeps, 'config' | 'graph' | 'search' | 'log'>;
-
-const SourceNodeSchema = z.object({
-  dbId: z.number().int().describe('Node identifier; use it in graph_query as `WHERE n.dbId = $id` (or `id(n)` when the node has no dbId property)'),
-  displayName: z.string().describe('Display name of the node (may be empty)'),
-  text: z.string().describe('The whole text of the node'),
-  score: z.number().describe('Relevance, 0..1, higher is better'),
-  labels: z.array(z.string()),
-  neighbors: z
-    .array(
-      z.object({
-        type: z.string().describe('Relationship type'),
-        direction: z.enum(['out', 'in']).describe('out: (result)-[type]->(neighbour); in: (neighbour)-[type]->(result)'),
-        dbId: z.number().int(),
-        displayName: z.string(),
-        labels: z.array(z.string()),
-      }),
-    )
-    .optional()
-    .describe('Some relationships of the node, of as many types as fit'),
-  degree: z.number().int().optional().describe('All relationships of the node'),
-});
 
 const VectorSearchOutput = {
   graph_name: z.string(),

@@ -1,34 +1,12 @@
 /** `GET /chat/job/{job_id}` (poll a job) and `GET /chat/job/{job_id}/stream` (its SSE events). */
 import { createRoute, z } from '@hono/zod-openapi';
 import { getJobEventHub } from '../chat/events.js';
+import { JOB_EVENT_TYPES, JobViewSchema } from '../contract/chat.js';
 import { openJobEventStream, parseLastEventId } from '../chat/sse.js';
 import type { AppDeps } from '../deps.js';
 import { AppError } from '../errors.js';
-import { UNAVAILABLE_PROBLEM, createRouter, issuedIdSchema, problem } from '../lib/openapi.js';
+import { UNAVAILABLE_PROBLEM, createRouter, issuedIdSchema, problem } from './openapi.js';
 import { createJobStore } from '../store/jobs.js';
-import { SourceNodeSchema } from './vector.js';
-
-const TokenUsageSchema = z.object({ input_tokens: z.number().int(), output_tokens: z.number().int() }).openapi('TokenUsage');
-
-/** The contract's ChatResponse. */
-export const ChatResponseSchema = z
-  .object({
-    session_id: z.string(),
-    answer: z.string(),
-    route_taken: z.enum(['lookup', 'agent']),
-    sources: z.array(SourceNodeSchema),
-    token_usage: TokenUsageSchema.nullable(),
-  })
-  .openapi('ChatResponse');
-
-const JobViewSchema = z
-  .object({
-    job_id: z.string(),
-    status: z.enum(['pending', 'running', 'done', 'error']),
-    result: ChatResponseSchema.optional().openapi({ description: 'Only when `done`' }),
-    error: z.string().optional().openapi({ description: 'Only when `error`' }),
-  })
-  .openapi('JobView');
 
 const JobParamsSchema = z.object({ job_id: issuedIdSchema('job_id') });
 
@@ -36,7 +14,7 @@ const JobParamsSchema = z.object({ job_id: issuedIdSchema('job_id') });
 const JobStreamEventSchema = z
   .object({
     id: z.string().openapi({ description: 'Sequence number of the event in the job, from 1' }),
-    event: z.enum(['routing_started', 'routing_done', 'agent_step', 'tool_call', 'tool_result', 'job_done', 'job_error']),
+    event: z.enum(JOB_EVENT_TYPES),
     data: z.string().openapi({ description: 'The event data as JSON; `job_done` carries the ChatResponse' }),
   })
   .openapi('JobStreamEvent');

@@ -1,50 +1,14 @@
 /** Chat sessions: list a user's sessions, read, rename and delete one. */
 import { createRoute, z } from '@hono/zod-openapi';
+import { ChatSessionSchema, SessionListSchema, SessionRenameSchema } from '../contract/chat.js';
 import type { AppDeps } from '../deps.js';
 import { AppError } from '../errors.js';
-import { BODY_PROBLEMS, UNAVAILABLE_PROBLEM, createRouter, issuedIdSchema, problem } from '../lib/openapi.js';
+import { BODY_PROBLEMS, UNAVAILABLE_PROBLEM, createRouter, issuedIdSchema, problem } from './openapi.js';
 import { createSessionStore, sessionName } from '../store/sessions.js';
 import { createUserStore } from '../store/users.js';
 import { AnonHeaderSchema, resolveUser, unknownAnonId } from './chat-identity.js';
 
 const SessionParamsSchema = z.object({ session_id: issuedIdSchema('session_id') });
-
-const SessionMessageSchema = z
-  .object({
-    role: z.enum(['user', 'assistant']),
-    content: z.string(),
-    route: z.enum(['lookup', 'agent']).nullable(),
-    confidence: z.number().nullable(),
-    events: z
-      .array(z.object({ type: z.string(), data: z.record(z.string(), z.unknown()) }).openapi('JobEvent'))
-      .openapi({ description: "The job's events (routing, agent steps, job_done with sources); empty for user messages" }),
-  })
-  .openapi('SessionMessage');
-
-const SessionSchema = z
-  .object({
-    session_id: z.string(),
-    name: z.string().openapi({ description: 'Name set by PATCH, else a title from the first message, else "New chat"' }),
-    created_at: z.number().openapi({ description: 'Unix seconds' }),
-    messages: z.array(SessionMessageSchema),
-    pending_job_id: z
-      .string()
-      .nullable()
-      .openapi({ description: 'Job currently answering in this session; a client can follow its stream after a reload' }),
-  })
-  .openapi('ChatSession');
-
-const RenameSchema = z
-  .object({
-    name: z
-      .string()
-      .trim()
-      .min(1, 'must not be empty')
-      .max(100, 'at most 100 characters')
-      // The trim is not expressible in JSON Schema; the pattern says "not only white space".
-      .openapi({ pattern: '\\S', description: '1..100 characters after trimming white space' }),
-  })
-  .openapi('SessionRename');
 
 const notFound = (id: string) => new AppError(404, 'not-found', `session ${id} does not exist or has expired`);
 
@@ -55,7 +19,7 @@ const listRoute = createRoute({
   summary: "The user's live session IDs, newest first",
   request: { query: z.object({ anon_id: z.string().min(1).openapi({ description: 'The `anon_id` cookie value' }) }) },
   responses: {
-    200: { description: 'Session IDs', content: { 'application/json': { schema: z.object({ sessions: z.array(z.string()) }).openapi('SessionList') } } },
+    200: { description: 'Session IDs', content: { 'application/json': { schema: SessionListSchema } } },
     401: problem('anon_id is unknown or expired'),
     422: problem('anon_id missing or empty'),
     ...UNAVAILABLE_PROBLEM,
@@ -69,7 +33,7 @@ const getRoute = createRoute({
   summary: 'A session with its messages',
   request: { params: SessionParamsSchema },
   responses: {
-    200: { description: 'The session', content: { 'application/json': { schema: SessionSchema } } },
+    200: { description: 'The session', content: { 'application/json': { schema: ChatSessionSchema } } },
     404: problem('Session expired or does not exist'),
     422: problem('session_id is not a UUID'),
     ...UNAVAILABLE_PROBLEM,
@@ -81,7 +45,7 @@ const patchRoute = createRoute({
   path: '/chat/session/{session_id}',
   tags: ['sessions'],
   summary: 'Renames a session (1..100 characters after trimming)',
-  request: { params: SessionParamsSchema, body: { required: true, content: { 'application/json': { schema: RenameSchema } } } },
+  request: { params: SessionParamsSchema, body: { required: true, content: { 'application/json': { schema: SessionRenameSchema } } } },
   responses: {
     200: { description: 'Renamed', content: { 'application/json': { schema: z.object({ session_id: z.string(), name: z.string() }) } } },
     ...BODY_PROBLEMS,

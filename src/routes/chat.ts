@@ -4,9 +4,11 @@
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import { getCookie, setCookie } from 'hono/cookie';
+import { JobSubmissionSchema } from '../contract/chat.js';
+import { ProviderSchema } from '../contract/providers.js';
 import type { AppDeps } from '../deps.js';
 import { AppError } from '../errors.js';
-import { BODY_PROBLEMS, UNAVAILABLE_PROBLEM, createRouter, issuedIdSchema, problem } from '../lib/openapi.js';
+import { BODY_PROBLEMS, UNAVAILABLE_PROBLEM, createRouter, issuedIdSchema, problem } from './openapi.js';
 import { hostedKeyMissing } from '../llm/clients.js';
 import { createJobStore } from '../store/jobs.js';
 import { LIFETIMES, RATE_LIMITS } from '../store/keys.js';
@@ -14,7 +16,7 @@ import { createRateLimiter } from '../store/rate-limit.js';
 import { createUserStore } from '../store/users.js';
 import { AnonHeaderSchema, resolveUser } from './chat-identity.js';
 
-const Provider = z.enum(['local', 'hosted']);
+const Provider = ProviderSchema;
 const ModelName = z.string().max(200);
 
 const ChatHeadersSchema = AnonHeaderSchema.extend({
@@ -23,14 +25,6 @@ const ChatHeadersSchema = AnonHeaderSchema.extend({
   'x-llm-router-provider': Provider.optional().openapi({ description: 'Router provider for this request' }),
   'x-llm-router-model': ModelName.optional().openapi({ description: 'Router model for this request' }),
 });
-
-const JobSubmissionSchema = z
-  .object({
-    job_id: z.string().openapi({ format: 'uuid' }),
-    session_id: z.string().openapi({ format: 'uuid' }),
-    status: z.literal('pending'),
-  })
-  .openapi('JobSubmission');
 
 const chatRequestSchema = (maxChars: number) =>
   z

@@ -1,7 +1,7 @@
 /** `GET /config`: the active language-model configuration (no secrets). */
 import { createRoute, z } from '@hono/zod-openapi';
 import type { AppDeps } from '../deps.js';
-import { createRouter } from '../lib/openapi.js';
+import { createRouter } from './openapi.js';
 
 const LlmConfigSchema = z
   .object({

@@ -5,7 +5,7 @@
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppDeps } from '../deps.js';
-import type { AppEnv } from '../lib/openapi.js';
+import type { AppEnv } from './openapi.js';
 
 const PAGE = `<!doctype html>
 <html lang="en">

@@ -1,7 +1,7 @@
 /** `GET /health`: component status; 200 when everything answers, 503 when degraded. */
 import { createRoute, z } from '@hono/zod-openapi';
 import type { AppDeps } from '../deps.js';
-import { createRouter } from '../lib/openapi.js';
+import { createRouter } from './openapi.js';
 
 const Component = z.enum(['ok', 'down']);
 const HealthSchema = z

@@ -6,7 +6,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { AppDeps } from '../deps.js';
 import { buildVectorIndex } from '../embeddings/index-build.js';
 import { MODEL_NAMES } from '../embeddings/registry.js';
-import { BODY_PROBLEMS, createRouter, problem } from '../lib/openapi.js';
+import { BODY_PROBLEMS, createRouter, problem } from './openapi.js';
 
 const BuildIndexRequestSchema = z
   .object({

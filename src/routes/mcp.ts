@@ -7,7 +7,7 @@
 import { z } from '@hono/zod-openapi';
 import type { AppDeps } from '../deps.js';
 import { createMcpHandler, jsonRpcError } from '../mcp/http.js';
-import { createRouter } from '../lib/openapi.js';
+import { createRouter } from './openapi.js';
 
 const JsonRpcSchema = z
   .object({ jsonrpc: z.literal('2.0'), id: z.union([z.string(), z.number()]).optional(), method: z.string(), params: z.unknown().optional() })

@@ -1,7 +1,7 @@
 /** `POST /query`: reserved for a future single-call search-and-answer endpoint; 501 today. */
 import { createRoute } from '@hono/zod-openapi';
 import { AppError } from '../errors.js';
-import { createRouter, problem } from '../lib/openapi.js';
+import { createRouter, problem } from './openapi.js';
 
 const route = createRoute({
   method: 'post',

@@ -2,44 +2,12 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { AppDeps } from '../deps.js';
 import { MODEL_NAMES } from '../embeddings/registry.js';
-import { RETRIEVAL_MODES } from '../embeddings/types.js';
-import { HYBRID_ALPHA, MAX_TOP_K } from '../embeddings/vector-search.js';
-import { BODY_PROBLEMS, createRouter, problem } from '../lib/openapi.js';
+import { RETRIEVAL_MODES, SourceNodeSchema } from '../contract/search.js';
+import { MAX_TOP_K } from '../embeddings/vector-search.js';
+import { BODY_PROBLEMS, createRouter, problem } from './openapi.js';
 
 /** Most neighbours a request may ask for per result. */
 const MAX_NEIGHBORS = 50;
-
-/** A relationship of a result node (graph context). */
-export const NeighborSchema = z
-  .object({
-    type: z.string().openapi({ description: 'Relationship type' }),
-    direction: z.enum(['out', 'in']).openapi({ description: '`out`: result → neighbour; `in`: neighbour → result' }),
-    dbId: z.number().int(),
-    displayName: z.string(),
-    labels: z.array(z.string()),
-  })
-  .openapi('Neighbor');
-
-/** A search hit; the same shape as chat `sources` items. */
-export const SourceNodeSchema = z
-  .object({
-    dbId: z.number().int().openapi({ description: 'Node identifier: its integer `dbId` property, else the database node id' }),
-    displayName: z.string().openapi({ description: '`displayName`, else `name`, else `title`, else empty' }),
-    text: z.string().openapi({ description: 'The node text (the whole text, not the matching chunk)' }),
-    score: z.number().openapi({
-      description:
-        'Relevance, higher is better: in `vector` mode the cosine similarity of the best matching chunk; in `fulltext` ' +
-        `mode its BM25 score (unbounded); in \`hybrid\` mode ${HYBRID_ALPHA} × vector + ${1 - HYBRID_ALPHA} × full-text score, each divided by ` +
-        "its list's best, so 0..1",
-    }),
-    labels: z.array(z.string()),
-    neighbors: z
-      .array(NeighborSchema)
-      .optional()
-      .openapi({ description: 'Some relationships of the node (when asked for): a bounded, type-diverse selection' }),
-    degree: z.number().int().optional().openapi({ description: 'All relationships of the node (present with `neighbors`)' }),
-  })
-  .openapi('SourceNode');
 
 /** Vector search routes; `top_k` defaults to `VECTOR_SEARCH_TOP_K`. */
 export function vectorRoutes(deps: AppDeps) {

@@ -4,15 +4,12 @@
  * list, the session's `pending_events` and the live channel at once, and the finished record,
  * the session's new messages and the user's session list are written as one step.
  */
-import type { ChatResponse, JobEvent, Message } from '../chat/types.js';
-import type { LlmProvider } from '../llm/types.js';
+import type { ChatResponse, JobEvent, JobStatus, Message } from '../contract/chat.js';
+import type { LlmProvider } from '../contract/providers.js';
 import type { KvStore } from './redis.js';
 import { createKeys, HISTORY_MESSAGES, LIFETIMES, nowSeconds } from './keys.js';
 import { defineScript } from './script.js';
 import { FINISH_LUA, PUBLISH_LUA, SUBMIT_LUA, TAKE_LUA } from './jobs-lua.js';
-
-/** The contract's JobStatus. */
-export type JobStatus = 'pending' | 'running' | 'done' | 'error';
 
 /** Per-job `x-llm-*` overrides, kept with the job for the worker. */
 export interface JobLlm {

@@ -4,7 +4,7 @@
  * last write. Writes made while a job runs or ends are in `jobs.ts` (atomic scripts); this
  * module reads, renames, deletes and lists.
  */
-import type { JobEvent, Message } from '../chat/types.js';
+import type { JobEvent, Message } from '../contract/chat.js';
 import type { KvStore } from './redis.js';
 import { createKeys, LIFETIMES } from './keys.js';
 import { defineScript } from './script.js';

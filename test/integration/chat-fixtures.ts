@@ -1,5 +1,6 @@
 /** Fixed search results for the chat tests (kept small: the worker child process bundles it). */
-import type { SearchRequest, SourceNode, VectorSearcher } from '../../src/embeddings/types.js';
+import type { SourceNode } from '../../src/contract/search.js';
+import type { SearchRequest, VectorSearcher } from '../../src/embeddings/types.js';
 
 /** Nodes the fake searcher returns. */
 export const NODES: SourceNode[] = [

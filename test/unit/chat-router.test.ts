@@ -68,8 +68,8 @@ describe('formatLookup', () => {
 
 describe('SSE helpers', () => {
   it('frames an event as id, event and one data line of JSON', () => {
-    expect(sseFrame({ seq: 4, event: { type: 'tool_result', data: { summary: 'a\nb' } } })).toBe(
-      'id: 4\nevent: tool_result\ndata: {"summary":"a\\nb"}\n\n',
+    expect(sseFrame({ seq: 4, event: { type: 'tool_result', data: { tool: 't', summary: 'a\nb' } } })).toBe(
+      'id: 4\nevent: tool_result\ndata: {"tool":"t","summary":"a\\nb"}\n\n',
     );
   });
   it('reads Last-Event-ID leniently', () => {

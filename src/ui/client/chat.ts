@@ -3,35 +3,11 @@
  * follows the job's events until the answer, and falls back to polling the job when the
  * stream cannot be resumed.
  */
-import type { ChatResponse } from '../../chat/types.js';
+import type { ChatSessionView, JobSubmission, JobView } from '../../contract/chat.js';
 import { ApiError, request } from './api.js';
 import { announce, byId } from './dom.js';
 import { AssistantView, storedAssistant, userMessage, type StoredMessage } from './messages.js';
 import { followJob } from './stream.js';
-
-/** `POST /chat/message` response (contract). */
-interface JobSubmission {
-  job_id: string;
-  session_id: string;
-  status: string;
-}
-
-/** `GET /chat/job/{id}` response (contract). */
-interface JobStatus {
-  job_id: string;
-  status: 'pending' | 'running' | 'done' | 'error';
-  result?: ChatResponse;
-  error?: string;
-}
-
-/** `GET /chat/session/{id}` response; `pending_job_id` is used when the API includes it. */
-export interface SessionDetail {
-  session_id: string;
-  name: string;
-  created_at: number | null;
-  messages: StoredMessage[];
-  pending_job_id?: string | null;
-}
 
 /** What a send reports back to the page. */
 export interface SendHooks {
@@ -58,7 +34,7 @@ export class ChatPane {
   }
 
   /** Shows a stored session; resumes its running job when the API names one. */
-  show(s: SessionDetail): void {
+  show(s: ChatSessionView): void {
     this.clear(s.name);
     for (const m of s.messages) this.list.appendChild(m.role === 'user' ? userMessage(m.content) : storedAssistant(m).el);
     byId('empty-hint').hidden = s.messages.length > 0;
@@ -108,7 +84,7 @@ export class ChatPane {
       {
         onEvent: (ev) => {
           if (ev.type === 'job_done') {
-            const r = ev.data as unknown as ChatResponse;
+            const r = ev.data;
             view.finish(String(r.answer ?? ''), r.sources ?? []);
             announce('The answer is ready.');
             ended = true;
@@ -138,7 +114,7 @@ export class ChatPane {
     view.setStatus(gone ? 'Checking the job…' : 'The live stream is unavailable; checking the job instead…', 'warn');
     for (let i = 0; i < 200; i++) {
       try {
-        const job = await request<JobStatus>('GET', `/chat/job/${encodeURIComponent(jobId)}`);
+        const job = await request<JobView>('GET', `/chat/job/${encodeURIComponent(jobId)}`);
         if (job.status === 'done' && job.result) return view.finish(job.result.answer, job.result.sources ?? [], job.result.route_taken);
         if (job.status === 'error') return view.fail(`The answer failed: ${job.error ?? 'unknown error'}`, retry);
       } catch (err) {

@@ -5,7 +5,8 @@
  */
 import { ApiError, bootstrap, request } from './api.js';
 import { hideBanner, showBanner, showRateLimit } from './banner.js';
-import { ChatPane, type SessionDetail } from './chat.js';
+import type { ChatSessionView } from '../../contract/chat.js';
+import { ChatPane } from './chat.js';
 import { announce, byId, truncate } from './dom.js';
 import { initSettings, type LlmConfig, type Settings } from './settings.js';
 import { Sidebar } from './sessions.js';
@@ -59,7 +60,7 @@ function setSession(id: string | null): void {
 async function openSession(id: string): Promise<void> {
   closeSidebarOnNarrow();
   try {
-    const s = await request<SessionDetail>('GET', `/chat/session/${encodeURIComponent(id)}`);
+    const s = await request<ChatSessionView>('GET', `/chat/session/${encodeURIComponent(id)}`);
     hideBanner();
     setSession(s.session_id);
     pane.show(s);
@@ -111,7 +112,7 @@ async function sendText(text: string): Promise<void> {
 /** Picks up the server's name for the session (derived from the first message, or set by PATCH). */
 async function refreshName(id: string): Promise<void> {
   try {
-    const s = await request<SessionDetail>('GET', `/chat/session/${encodeURIComponent(id)}`);
+    const s = await request<ChatSessionView>('GET', `/chat/session/${encodeURIComponent(id)}`);
     sidebar.upsert({ session_id: s.session_id, name: s.name, created_at: s.created_at });
     if (id === sessionId) byId('chat-title').textContent = s.name;
   } catch {

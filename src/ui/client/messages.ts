@@ -3,8 +3,8 @@
  * their route, a foldable list of steps (routing, agent steps, tool calls and results) and the
  * source nodes. Live answers fill the same view event by event.
  */
-import type { ChatResponse, JobEvent, Message } from '../../chat/types.js';
-import type { SourceNode } from '../../embeddings/types.js';
+import type { JobEvent, Message } from '../../contract/chat.js';
+import type { SourceNode } from '../../contract/search.js';
 import { append, h, truncate } from './dom.js';
 import { renderMarkdown } from './markdown.js';
 
@@ -20,23 +20,27 @@ function shortJson(value: unknown, max = 120): string {
 
 /** One line describing an event, or null for events that are not steps. */
 export function describeEvent(ev: JobEvent): string | null {
-  const d = ev.data ?? {};
   switch (ev.type) {
     case 'routing_started':
       return 'Routing the question…';
-    case 'routing_done':
+    case 'routing_done': {
+      const d = ev.data;
       return `Route: ${String(d.route)} (confidence ${fmtConfidence(d.confidence)})${d.reasoning ? ` — ${shortJson(d.reasoning, 160)}` : ''}`;
+    }
     case 'agent_step':
-      return `Step ${String(d.iteration)}: asking ${String(d.model ?? 'the model')}`;
+      return `Step ${String(ev.data.iteration)}: asking ${String(ev.data.model ?? 'the model')}`;
     case 'tool_call':
-      return `Tool call: ${String(d.tool)}(${shortJson(d.args)})`;
+      return `Tool call: ${String(ev.data.tool)}(${shortJson(ev.data.args)})`;
     case 'tool_result':
-      return `Result of ${String(d.tool)}: ${shortJson(d.summary, 200)}`;
+      return `Result of ${String(ev.data.tool)}: ${shortJson(ev.data.summary, 200)}`;
     case 'job_done':
     case 'job_error':
       return null;
-    default:
-      return `${ev.type}: ${shortJson(d)}`;
+    default: {
+      // An event type this client does not know yet (a newer server): show it raw.
+      const other = ev as { type: string; data?: unknown };
+      return `${other.type}: ${shortJson(other.data ?? {})}`;
+    }
   }
 }
 
@@ -148,7 +152,7 @@ export function storedAssistant(m: StoredMessage): AssistantView {
   const view = new AssistantView();
   let sources: SourceNode[] = [];
   for (const ev of m.events ?? []) {
-    if (ev.type === 'job_done') sources = ((ev.data as unknown as ChatResponse).sources ?? []) as SourceNode[];
+    if (ev.type === 'job_done') sources = ev.data.sources ?? [];
     else view.addEvent(ev);
   }
   view.finish(m.content, sources, m.route, m.confidence);

@@ -4,7 +4,7 @@
  * events already seen (by sequence number) are skipped if the server replays them.
  */
 import { createParser } from 'eventsource-parser';
-import type { JobEvent } from '../../chat/types.js';
+import type { JobEvent } from '../../contract/chat.js';
 
 /** Connection state shown next to the progress. */
 export type StreamState = 'connecting' | 'open' | 'reconnecting';
@@ -71,7 +71,9 @@ export async function followJob(jobId: string, handlers: FollowHandlers, opts: F
             data = { text: msg.data };
           }
           const type = msg.event ?? 'message';
-          handlers.onEvent({ type, data });
+          // The server's events as the contract types them; not validated here, to keep zod out of
+          // the page bundle (describeEvent shows an unknown type raw).
+          handlers.onEvent({ type, data } as JobEvent);
           if (FINAL.has(type)) finished = true;
         },
       });

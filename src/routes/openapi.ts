@@ -4,7 +4,8 @@
  */
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import type { ZodError } from 'zod';
-import { AppError, type FieldError } from '../errors.js';
+import { ProblemSchema, type FieldError } from '../contract/problem.js';
+import { AppError } from '../errors.js';
 
 /** Per-request variables set by middleware. */
 export type AppEnv = { Variables: { requestId: string } };
@@ -34,18 +35,6 @@ export function createRouter(): OpenAPIHono<AppEnv> {
     },
   });
 }
-
-/** RFC 9457 problem body, for the OpenAPI document. */
-export const ProblemSchema = z
-  .object({
-    type: z.string().openapi({ example: '/problems/validation' }),
-    title: z.string().openapi({ example: 'Unprocessable Content' }),
-    status: z.number().int().openapi({ example: 422 }),
-    detail: z.string(),
-    instance: z.string().optional(),
-    errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
-  })
-  .openapi('Problem');
 
 /** An OpenAPI response entry for a problem of the given meaning. */
 export function problem(description: string) {

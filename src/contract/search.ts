@@ -1,0 +1,49 @@
+/**
+ * Wire shapes of search: what `POST /vector/search` returns, what chat `sources` hold and what
+ * MCP's `vector_search` reports. One zod schema each; the types are inferred from them.
+ */
+import { z } from '@hono/zod-openapi';
+
+/** How candidates are found: embeddings, Lucene full-text (BM25), or both fused; in the order the API documents them. */
+export const RETRIEVAL_MODES = ['vector', 'fulltext', 'hybrid'] as const;
+
+/** One of {@link RETRIEVAL_MODES}. */
+export type RetrievalMode = (typeof RETRIEVAL_MODES)[number];
+
+/** One relationship of a search result, as graph context. */
+export const NeighborSchema = z
+  .object({
+    type: z.string().describe('Relationship type'),
+    direction: z.enum(['out', 'in']).describe('`out`: (result)-[type]->(neighbour); `in`: (neighbour)-[type]->(result)'),
+    dbId: z.number().int().describe("The neighbour's integer `dbId` property, else its database node id"),
+    displayName: z.string().describe('`displayName`, else `name`, else `title`, else empty; cut to 80 characters'),
+    labels: z.array(z.string()),
+  })
+  .openapi('Neighbor');
+
+/** A relationship of a search result. */
+export type Neighbor = z.infer<typeof NeighborSchema>;
+
+/** A search hit; the same shape as chat `sources` items and MCP `vector_search` results. */
+export const SourceNodeSchema = z
+  .object({
+    dbId: z.number().int().describe('Node identifier: its integer `dbId` property, else the database node id (in Cypher: `WHERE n.dbId = $id OR id(n) = $id`)'),
+    displayName: z.string().describe('`displayName`, else `name`, else `title`, else empty'),
+    text: z.string().describe('The node text (the whole text, not the matching chunk)'),
+    score: z
+      .number()
+      .describe(
+        'Relevance, higher is better: in `vector` mode the cosine similarity of the best matching chunk; in `fulltext` ' +
+          "mode its BM25 score (unbounded); in `hybrid` mode a weighted sum of both scores, each divided by its list's best, so 0..1",
+      ),
+    labels: z.array(z.string()),
+    neighbors: z
+      .array(NeighborSchema)
+      .optional()
+      .describe('Some relationships of the node (when asked for): a bounded selection of as many types as fit'),
+    degree: z.number().int().optional().describe('All relationships of the node (present with `neighbors`)'),
+  })
+  .openapi('SourceNode');
+
+/** A node returned by search (contract fields plus `score`, `labels` and optional graph context). */
+export type SourceNode = z.infer<typeof SourceNodeSchema>;
