@@ -47,7 +47,13 @@ Pipeline.prototype.exec = function (this: Pipeline, ...args: any[]) {
 } as typeof origExec;
 
 const NODES = [
-  { dbId: 1, displayName: 'Insulin receptor', text: 'The insulin receptor binds insulin at the plasma membrane.', score: 0.9, labels: ['Protein'] },
+  {
+    dbId: 1,
+    displayName: 'Insulin receptor',
+    text: 'The insulin receptor binds insulin at the plasma membrane.',
+    score: 0.9,
+    labels: ['Protein'],
+  },
   { dbId: 2, displayName: 'Glucose transporter', text: 'GLUT4 transports glucose into muscle cells.', score: 0.8, labels: ['Protein'] },
 ];
 
@@ -116,9 +122,11 @@ async function loadThread(port: MessagePort) {
   const run = async (total: number, clients: number) => {
     const latencies: number[] = [];
     let next = 0;
-    await Promise.all(Array.from({ length: clients }, async () => {
-      while (next < total) latencies.push(await oneJob(next++));
-    }));
+    await Promise.all(
+      Array.from({ length: clients }, async () => {
+        while (next < total) latencies.push(await oneJob(next++));
+      }),
+    );
     return latencies;
   };
   port.on('message', async (m: { run?: [number, number]; close?: boolean }) => {
@@ -172,12 +180,18 @@ async function main() {
   const cmdsPerJob = ((await commands()) - cmd0 - 1) / JOBS;
   const solo = (await run(200, 1)).sort((a, b) => a - b);
 
-  console.log(`bench:chat  ${JOBS} lookup jobs, ${CLIENTS} clients, worker concurrency ${config.WORKER_CONCURRENCY}${split ? ', worker in its own thread' : ''}`);
+  console.log(
+    `bench:chat  ${JOBS} lookup jobs, ${CLIENTS} clients, worker concurrency ${config.WORKER_CONCURRENCY}${split ? ', worker in its own thread' : ''}`,
+  );
   console.log(`  throughput      ${(JOBS / secs).toFixed(0)} jobs/s  (${secs.toFixed(2)} s)`);
   console.log(`  submit→job_done p50 ${pct(lat, 50).toFixed(1)} ms  p90 ${pct(lat, 90).toFixed(1)} ms  p99 ${pct(lat, 99).toFixed(1)} ms`);
-  console.log(`  redis           ${tripsPerJob.toFixed(1)} round trips/job (client side), ${cmdsPerJob.toFixed(1)} commands/job (server, incl. Lua)`);
+  console.log(
+    `  redis           ${tripsPerJob.toFixed(1)} round trips/job (client side), ${cmdsPerJob.toFixed(1)} commands/job (server, incl. Lua)`,
+  );
   console.log(`  API thread      event loop busy ${(elu.utilization * 100).toFixed(0)}%${split ? '' : ' (API and worker share it)'}`);
-  console.log(`  one client      p50 ${pct(solo, 50).toFixed(1)} ms  p99 ${pct(solo, 99).toFixed(1)} ms  (latency without queueing, 200 jobs)`);
+  console.log(
+    `  one client      p50 ${pct(solo, 50).toFixed(1)} ms  p99 ${pct(solo, 99).toFixed(1)} ms  (latency without queueing, 200 jobs)`,
+  );
 
   if (split) await ask(split, { stop: true });
   await local?.worker.stop();

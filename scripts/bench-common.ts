@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import type { Driver } from 'neo4j-driver';
-import { dropSearchIndex } from '../src/embeddings/index-writer.js';
+import { dropSearchIndex } from '../src/vector-index/index-writer.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { generateTestModels } from './gen-test-models.mjs';
 
@@ -49,7 +49,11 @@ export function benchConfig(modelsDir: string, extra: Record<string, string> = {
 
 /** One line describing the machine and the database, printed before the figures. */
 export async function describeMachine(driver: Driver, database: string): Promise<string> {
-  const { records } = await driver.executeQuery('CALL dbms.components() YIELD versions, edition RETURN versions[0] AS v, edition', {}, { database });
+  const { records } = await driver.executeQuery(
+    'CALL dbms.components() YIELD versions, edition RETURN versions[0] AS v, edition',
+    {},
+    { database },
+  );
   const neo = records[0] ? `Neo4j ${records[0].get('v')} ${records[0].get('edition')}` : 'Neo4j';
   const cpu = cpus();
   return `${cpu.length} × ${cpu[0]?.model.trim() ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GB RAM, Node ${process.version}, ${neo} (same machine)`;

@@ -26,7 +26,12 @@ const MODELS = [
   { name: 'minishlab/potion-base-8M', rows: 29_528, dims: 256 },
   { name: 'minishlab/potion-base-32M', rows: 63_091, dims: 512 },
 ];
-const args = Object.fromEntries(process.argv.slice(2).map((a, i, all) => (a.startsWith('--') ? [a.slice(2), all[i + 1]] : [])).filter((x) => x.length));
+const args = Object.fromEntries(
+  process.argv
+    .slice(2)
+    .map((a, i, all) => (a.startsWith('--') ? [a.slice(2), all[i + 1]] : []))
+    .filter((x) => x.length),
+);
 const TEXTS = Number(args.texts ?? 10_000);
 const BATCH = Number(args.batch ?? 256);
 
@@ -52,7 +57,10 @@ function writeBenchModel({ name, rows, dims }) {
   const vocab = [...base, ...syntheticWords(rows - base.length + 1000, 11).filter((w) => !known.has(w))].slice(0, rows);
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'tokenizer.json'), JSON.stringify(tokenizerJson(vocab)));
-  writeFileSync(join(dir, 'model.safetensors'), safetensors({ embeddings: { dtype: 'F32', shape: [rows, dims], data: randomTable(rows, dims, dims) } }));
+  writeFileSync(
+    join(dir, 'model.safetensors'),
+    safetensors({ embeddings: { dtype: 'F32', shape: [rows, dims], data: randomTable(rows, dims, dims) } }),
+  );
   writeFileSync(join(dir, 'config.json'), JSON.stringify({ model_type: 'model2vec', hidden_dim: dims, normalize: true }));
   return dir;
 }
@@ -108,14 +116,25 @@ async function child(modelName) {
     if (pending.length) chunks += (await emb.embed(pending)).length;
     const ms = performance.now() - start;
     const s1 = emb.stats();
-    return { chunks, ms, tokens: s1.tokens - s0.tokens, tokenizeMs: s1.tokenizeMs - s0.tokenizeMs, inferenceMs: s1.inferenceMs - s0.inferenceMs };
+    return {
+      chunks,
+      ms,
+      tokens: s1.tokens - s0.tokens,
+      tokenizeMs: s1.tokenizeMs - s0.tokenizeMs,
+      inferenceMs: s1.inferenceMs - s0.inferenceMs,
+    };
   };
   const cold = await pass();
   const warm = await pass();
 
   // JS gather/mean vs ONNX Runtime on identical id lists (inference only).
   const chunkTexts = texts.slice(0, 2000).flatMap((t) => emb.chunk(t));
-  const idLists = chunkTexts.map((c) => tok.encode(c).filter((id) => id !== tok.unkId).slice(0, 512));
+  const idLists = chunkTexts.map((c) =>
+    tok
+      .encode(c)
+      .filter((id) => id !== tok.unkId)
+      .slice(0, 512),
+  );
   const rssEmbedding = process.resourceUsage().maxRSS * 1024;
   const before = emb.stats();
   const jsStart = performance.now();
@@ -124,7 +143,10 @@ async function child(modelName) {
   const jsTotal = performance.now() - jsStart;
   const jsInference = emb.stats().inferenceMs - before.inferenceMs;
   const { readTensor } = lib;
-  const table = readTensor(new Uint8Array(await import('node:fs').then((fs) => fs.readFileSync(join(dir, 'model.safetensors')))), 'embeddings').data;
+  const table = readTensor(
+    new Uint8Array(await import('node:fs').then((fs) => fs.readFileSync(join(dir, 'model.safetensors')))),
+    'embeddings',
+  ).data;
   const session = await ort.InferenceSession.create(staticMeanOnnx(table, spec.rows, spec.dims), { graphOptimizationLevel: 'all' });
   let ortRun = 0;
   let ortMarshal = 0;
@@ -136,7 +158,10 @@ async function child(modelName) {
     const ids = new BigInt64Array(batch.length * width);
     const mask = new BigInt64Array(batch.length * width);
     batch.forEach((row, r) => row.forEach((id, j) => ((ids[r * width + j] = BigInt(id)), (mask[r * width + j] = 1n))));
-    const feeds = { input_ids: new ort.Tensor('int64', ids, [batch.length, width]), attention_mask: new ort.Tensor('int64', mask, [batch.length, width]) };
+    const feeds = {
+      input_ids: new ort.Tensor('int64', ids, [batch.length, width]),
+      attention_mask: new ort.Tensor('int64', mask, [batch.length, width]),
+    };
     const m1 = performance.now();
     const out = (await session.run(feeds)).embeddings.data;
     const m2 = performance.now();
@@ -150,7 +175,30 @@ async function child(modelName) {
   await session.release();
   const sJs = emb.stats();
   const peakRss = process.resourceUsage().maxRSS * 1024;
-  console.log(JSON.stringify({ model: spec.name, rows: spec.rows, dims: spec.dims, texts: TEXTS, chars, loadMs, rssStart, peakRss, cold, warm, rssEmbedding, compare: { chunks: chunkTexts.length, jsTotalMs: jsTotal, jsInferenceMs: jsInference, ortMarshalMs: ortMarshal, ortRunMs: ortRun, maxDiff }, statsTotal: sJs }));
+  console.log(
+    JSON.stringify({
+      model: spec.name,
+      rows: spec.rows,
+      dims: spec.dims,
+      texts: TEXTS,
+      chars,
+      loadMs,
+      rssStart,
+      peakRss,
+      cold,
+      warm,
+      rssEmbedding,
+      compare: {
+        chunks: chunkTexts.length,
+        jsTotalMs: jsTotal,
+        jsInferenceMs: jsInference,
+        ortMarshalMs: ortMarshal,
+        ortRunMs: ortRun,
+        maxDiff,
+      },
+      statsTotal: sJs,
+    }),
+  );
   await pool.close();
 }
 
@@ -173,18 +221,29 @@ export { readTensor } from './src/embeddings/safetensors.ts';`,
     logLevel: 'error',
   });
   const mb = (b) => `${(b / 1048576).toFixed(0)} MB`;
-  console.log(`embedding benchmark: ${TEXTS} texts of 200-2,000 chars, batches of ${BATCH} chunks, default chunking (256 tokens, 32 overlap)\n`);
+  console.log(
+    `embedding benchmark: ${TEXTS} texts of 200-2,000 chars, batches of ${BATCH} chunks, default chunking (256 tokens, 32 overlap)\n`,
+  );
   for (const spec of MODELS) {
     writeBenchModel(spec);
-    const out = execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--child', spec.name, '--texts', String(TEXTS), '--batch', String(BATCH)], { maxBuffer: 1 << 24 });
+    const out = execFileSync(
+      process.execPath,
+      [fileURLToPath(import.meta.url), '--child', spec.name, '--texts', String(TEXTS), '--batch', String(BATCH)],
+      { maxBuffer: 1 << 24 },
+    );
     const r = JSON.parse(out.toString().trim().split('\n').pop());
-    const line = (p) => `${Math.round(p.chunks / (p.ms / 1000))} chunks/s (${p.chunks} chunks, ${(p.tokens / p.chunks).toFixed(0)} tokens/chunk; tokenise ${p.tokenizeMs.toFixed(0)} ms, gather+mean ${p.inferenceMs.toFixed(0)} ms, total ${p.ms.toFixed(0)} ms)`;
+    const line = (p) =>
+      `${Math.round(p.chunks / (p.ms / 1000))} chunks/s (${p.chunks} chunks, ${(p.tokens / p.chunks).toFixed(0)} tokens/chunk; tokenise ${p.tokenizeMs.toFixed(0)} ms, gather+mean ${p.inferenceMs.toFixed(0)} ms, total ${p.ms.toFixed(0)} ms)`;
     console.log(`${r.model} (${r.rows} × ${r.dims}, load ${r.loadMs.toFixed(0)} ms)`);
     console.log(`  cold word cache: ${line(r.cold)}`);
     console.log(`  warm word cache: ${line(r.warm)}`);
     const c = r.compare;
-    console.log(`  same ${c.chunks} chunks, ids given: JS gather+mean ${c.jsInferenceMs.toFixed(0)} ms | ONNX Runtime ${(c.ortRunMs + c.ortMarshalMs).toFixed(0)} ms (${c.ortRunMs.toFixed(0)} ms run + ${c.ortMarshalMs.toFixed(0)} ms building int64 tensors); max |diff| ${c.maxDiff.toExponential(1)}`);
-    console.log(`  peak RSS ${mb(r.rssEmbedding)} chunking + embedding; ${mb(r.peakRss)} after the ONNX comparison (a second table copy + session)\n`);
+    console.log(
+      `  same ${c.chunks} chunks, ids given: JS gather+mean ${c.jsInferenceMs.toFixed(0)} ms | ONNX Runtime ${(c.ortRunMs + c.ortMarshalMs).toFixed(0)} ms (${c.ortRunMs.toFixed(0)} ms run + ${c.ortMarshalMs.toFixed(0)} ms building int64 tensors); max |diff| ${c.maxDiff.toExponential(1)}`,
+    );
+    console.log(
+      `  peak RSS ${mb(r.rssEmbedding)} chunking + embedding; ${mb(r.peakRss)} after the ONNX comparison (a second table copy + session)\n`,
+    );
   }
 }
 

@@ -12,14 +12,22 @@ import { rm } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import neo4j from 'neo4j-driver';
 import { createEmbeddersFromConfig } from '../src/embeddings/embedders.js';
-import { cacheDir } from '../src/embeddings/csv-cache.js';
-import { buildVectorIndex, type BuildReport, type IndexBuildDeps } from '../src/embeddings/index-build.js';
+import { cacheDir } from '../src/vector-index/csv-cache.js';
+import { buildVectorIndex, type BuildReport, type IndexBuildDeps } from '../src/vector-index/index-build.js';
 import { createGraphStore } from '../src/graph/driver.js';
 import { createLogger } from '../src/lib/log.js';
 import { createKvStore } from '../src/store/redis.js';
 import {
-  BENCH_MODEL, SYNTHETIC_INDEX, SYNTHETIC_PROP, WIKIPATHWAYS_INDEX, WIKIPATHWAYS_PROP,
-  benchConfig, benchModels, describeMachine, dropIndexData, fmt,
+  BENCH_MODEL,
+  SYNTHETIC_INDEX,
+  SYNTHETIC_PROP,
+  WIKIPATHWAYS_INDEX,
+  WIKIPATHWAYS_PROP,
+  benchConfig,
+  benchModels,
+  describeMachine,
+  dropIndexData,
+  fmt,
 } from './bench-common.js';
 import { generateProse } from './bench-prose.js';
 import { dropWikiPathways, loadWikiPathways } from './load-wikipathways.js';
@@ -65,9 +73,14 @@ async function ensureSynthetic() {
       chars += text.length;
       rows.push({ dbId: neo4j.int(j), text });
     }
-    await run(`UNWIND $rows AS r CREATE (n:BenchDoc {dbId: r.dbId, displayName: 'doc ' + toString(r.dbId)}) SET n[$prop] = r.text`, { rows, prop: SYNTHETIC_PROP });
+    await run(`UNWIND $rows AS r CREATE (n:BenchDoc {dbId: r.dbId, displayName: 'doc ' + toString(r.dbId)}) SET n[$prop] = r.text`, {
+      rows,
+      prop: SYNTHETIC_PROP,
+    });
   }
-  console.log(`synthetic graph: ${fmt(NODES)} BenchDoc nodes, mean ${fmt(chars / NODES)} characters, created in ${fmt((performance.now() - started) / 1000, 1)} s`);
+  console.log(
+    `synthetic graph: ${fmt(NODES)} BenchDoc nodes, mean ${fmt(chars / NODES)} characters, created in ${fmt((performance.now() - started) / 1000, 1)} s`,
+  );
 }
 
 /** One timed build with RSS sampling. */
@@ -87,9 +100,13 @@ function printBuild(title: string, { r, peakRss }: { r: BuildReport; peakRss: nu
   const t = r.timings;
   const s = (ms: number) => `${fmt(ms / 1000, 1)} s`;
   console.log(`\n## ${title}`);
-  console.log(`  chunks            ${fmt(r.total_chunks)} in ${fmt(r.batches_total)} batches (${r.batches_computed} embedded, ${r.batches_skipped} from cache)`);
+  console.log(
+    `  chunks            ${fmt(r.total_chunks)} in ${fmt(r.batches_total)} batches (${r.batches_computed} embedded, ${r.batches_skipped} from cache)`,
+  );
   console.log(`  end to end        ${s(t.totalMs)}  →  ${fmt(r.total_chunks / (t.totalMs / 1000))} chunks/s`);
-  console.log(`  before the index  ${s(t.totalMs - t.indexMs)}  →  ${fmt(r.total_chunks / ((t.totalMs - t.indexMs) / 1000))} chunks/s (stream, chunk, embed, cache, write, clean up)`);
+  console.log(
+    `  before the index  ${s(t.totalMs - t.indexMs)}  →  ${fmt(r.total_chunks / ((t.totalMs - t.indexMs) / 1000))} chunks/s (stream, chunk, embed, cache, write, clean up)`,
+  );
   console.log(`  tokenising        ${s(t.tokenizeMs)} (chunking + tokenising, Node main thread)`);
   console.log(`  inference         ${s(t.inferenceMs)} (table gather + mean + normalise)`);
   console.log(`  DB writes         ${s(t.writeMs)} (batch transactions; overlap embedding)`);
@@ -102,7 +119,9 @@ function printBuild(title: string, { r, peakRss }: { r: BuildReport; peakRss: nu
 try {
   console.log(`machine: ${await describeMachine(graph.driver, db)}`);
   console.log(`model:   ${models.description}`);
-  console.log(`config:  batch ${config.INDEX_BATCH_SIZE} chunks, chunks of ${config.CHUNK_TOKENS} tokens with ${config.CHUNK_OVERLAP_TOKENS} overlap, HNSW m ${config.VECTOR_INDEX_HNSW_M} ef_construction ${config.VECTOR_INDEX_EF_CONSTRUCTION}`);
+  console.log(
+    `config:  batch ${config.INDEX_BATCH_SIZE} chunks, chunks of ${config.CHUNK_TOKENS} tokens with ${config.CHUNK_OVERLAP_TOKENS} overlap, HNSW m ${config.VECTOR_INDEX_HNSW_M} ef_construction ${config.VECTOR_INDEX_EF_CONSTRUCTION}`,
+  );
   await embedders.get(BENCH_MODEL); // load time is not build time
   if (values.only !== 'wikipathways') {
     await ensureSynthetic();
@@ -118,7 +137,9 @@ try {
   if (values.only !== 'synthetic') {
     const started = performance.now();
     const loaded = await loadWikiPathways(graph.driver, { database: db, textProperty: WIKIPATHWAYS_PROP });
-    console.log(`\nwikipathways: ${loaded.pathways} pathways (${loaded.withText} with text) loaded in ${fmt((performance.now() - started) / 1000, 1)} s`);
+    console.log(
+      `\nwikipathways: ${loaded.pathways} pathways (${loaded.withText} with text) loaded in ${fmt((performance.now() - started) / 1000, 1)} s`,
+    );
     await resetIndex(WIKIPATHWAYS_INDEX);
     printBuild('WikiPathways descriptions, fresh build', await timedBuild(WIKIPATHWAYS_INDEX, WIKIPATHWAYS_PROP));
     if (!values.keep) {

@@ -19,8 +19,8 @@ import { serve } from '@hono/node-server';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createApp } from '../src/app.js';
-import { buildVectorIndex } from '../src/embeddings/index-build.js';
-import { dropSearchIndex } from '../src/embeddings/index-writer.js';
+import { buildVectorIndex } from '../src/vector-index/index-build.js';
+import { dropSearchIndex } from '../src/vector-index/index-writer.js';
 import { createDeps } from '../src/server.js';
 import { BENCH_MODEL, benchConfig, benchModels, describeMachine, fmt } from './bench-common.js';
 import { generateProse } from './bench-prose.js';
@@ -89,12 +89,15 @@ const client = new Client({ name: 'bench-mcp', version: '1.0.0' });
 try {
   console.log(await describeMachine(deps.graph.driver, graph));
   console.log(`model: ${models.description}`);
-  await run(
-    `UNWIND range(0, $n - 1) AS i CREATE (n:${LABEL} {dbId: 900000 + i, name: 'bench ' + toString(i)}) SET n[$prop] = $texts[i]`,
-    { n: NODES, prop: PROP, texts: Array.from({ length: NODES }, (_, i) => generateProse(80_000 + i, 200, 1200)) },
-  );
+  await run(`UNWIND range(0, $n - 1) AS i CREATE (n:${LABEL} {dbId: 900000 + i, name: 'bench ' + toString(i)}) SET n[$prop] = $texts[i]`, {
+    n: NODES,
+    prop: PROP,
+    texts: Array.from({ length: NODES }, (_, i) => generateProse(80_000 + i, 200, 1200)),
+  });
   const report = await buildVectorIndex(deps, { graph, model: BENCH_MODEL });
-  console.log(`index: ${NODES} nodes, ${report.total_chunks} chunks; ${CALLS} sequential calls per path (interleaved) after ${WARMUP} warm-up rounds, top_k ${TOP_K}, queries of 40-160 characters\n`);
+  console.log(
+    `index: ${NODES} nodes, ${report.total_chunks} chunks; ${CALLS} sequential calls per path (interleaved) after ${WARMUP} warm-up rounds, top_k ${TOP_K}, queries of 40-160 characters\n`,
+  );
 
   await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
   let id = 0;
@@ -125,7 +128,12 @@ try {
         const res = await fetch(`${base}/mcp`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-          body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name: 'vector_search', arguments: { sentence, top_k: TOP_K } } }),
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: ++id,
+            method: 'tools/call',
+            params: { name: 'vector_search', arguments: { sentence, top_k: TOP_K } },
+          }),
         });
         const body = (await res.json()) as { result?: { isError?: boolean } };
         if (!body.result || body.result.isError) throw new Error(JSON.stringify(body));
@@ -136,7 +144,9 @@ try {
   const results = paths.map(([name], i) => [name, timings[i]!] as const);
 
   const http = stats(results[1]![1]);
-  console.log(`${'path'.padEnd(40)}${'p50 ms'.padStart(9)}${'p90 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'mean ms'.padStart(9)}  p50 vs HTTP`);
+  console.log(
+    `${'path'.padEnd(40)}${'p50 ms'.padStart(9)}${'p90 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'mean ms'.padStart(9)}  p50 vs HTTP`,
+  );
   for (const [name, ms] of results) {
     const s = stats(ms);
     const delta = s.p50 - http.p50;

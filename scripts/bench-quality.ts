@@ -28,10 +28,10 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createEmbeddersFromConfig } from '../src/embeddings/embedders.js';
-import { buildVectorIndex } from '../src/embeddings/index-build.js';
+import { buildVectorIndex } from '../src/vector-index/index-build.js';
 import type { RetrievalMode } from '../src/contract/search.js';
 import type { Embedder } from '../src/embeddings/types.js';
-import { HYBRID_ALPHA, createVectorSearcher } from '../src/embeddings/vector-search.js';
+import { HYBRID_ALPHA, createVectorSearcher } from '../src/vector-index/vector-search.js';
 import { createGraphStore } from '../src/graph/driver.js';
 import { createLogger } from '../src/lib/log.js';
 import { createKvStore } from '../src/store/redis.js';
@@ -77,7 +77,10 @@ const words = (s: string) => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 /** `text` without the words of `title` (stop words stay, so the sentence still reads). */
 function withoutTitleWords(text: string, title: string): string {
   const drop = new Set(words(title).filter((w) => !STOP.has(w)));
-  return text.replace(/[\p{L}\p{N}]+/gu, (w) => (drop.has(w.toLowerCase()) ? '' : w)).replace(/\s+/g, ' ').trim();
+  return text
+    .replace(/[\p{L}\p{N}]+/gu, (w) => (drop.has(w.toLowerCase()) ? '' : w))
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** Sentences of a description, Markdown links reduced to their text. */
@@ -214,7 +217,8 @@ async function main() {
       ...alphas.map((alpha) => ({ name: alphas.length > 1 ? `hybrid (α=${alpha})` : 'hybrid', mode: 'hybrid' as const, alpha })),
     ];
     const searchers = variants.map((v) => createVectorSearcher({ config, graph, embedders: embed.pool }, { alpha: v.alpha }));
-    const search = (i: number, text: string) => searchers[i]!.search({ query: text, graph: db, model: MODEL, topK: TOP_K, mode: variants[i]!.mode });
+    const search = (i: number, text: string) =>
+      searchers[i]!.search({ query: text, graph: db, model: MODEL, topK: TOP_K, mode: variants[i]!.mode });
 
     const summary: Record<string, Record<string, number>> = {};
     for (const [setName, queries] of Object.entries(sets)) {
@@ -248,12 +252,14 @@ async function main() {
         );
       }
     }
-    console.log(`\nquery embedding (minilm server, not in the latencies above): ${fmt(embed.stats.ms / Math.max(1, embed.stats.calls), 1)} ms per query over ${embed.stats.calls} queries`);
+    console.log(
+      `\nquery embedding (minilm server, not in the latencies above): ${fmt(embed.stats.ms / Math.max(1, embed.stats.calls), 1)} ms per query over ${embed.stats.calls} queries`,
+    );
     for (const [setName, byMode] of Object.entries(summary)) {
       const best = Math.max(byMode.vector ?? 0, byMode.fulltext ?? 0);
       const hybrids = Object.entries(byMode).filter(([m]) => m.startsWith('hybrid'));
       console.log(
-        `${setName}: best single mode recall@5 ${fmt(best, 3)}; ` + hybrids.map(([m, r]) => `${m} ${fmt(r, 3)} (${r >= best - 0.01 ? 'ok' : 'BELOW'})`).join(', '),
+        `${setName}: best single mode recall@5 ${fmt(best, 3)}; ${hybrids.map(([m, r]) => `${m} ${fmt(r, 3)} (${r >= best - 0.01 ? 'ok' : 'BELOW'})`).join(', ')}`,
       );
     }
   } finally {

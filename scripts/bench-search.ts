@@ -14,12 +14,21 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import neo4j from 'neo4j-driver';
 import { createEmbeddersFromConfig } from '../src/embeddings/embedders.js';
-import { buildVectorIndex } from '../src/embeddings/index-build.js';
+import { buildVectorIndex } from '../src/vector-index/index-build.js';
 import { VECTOR_SEARCH } from '../src/graph/dialect.js';
 import { createGraphStore } from '../src/graph/driver.js';
 import { createLogger } from '../src/lib/log.js';
 import { createKvStore } from '../src/store/redis.js';
-import { BENCH_MODEL, WIKIPATHWAYS_INDEX, WIKIPATHWAYS_PROP, benchConfig, benchModels, describeMachine, dropIndexData, fmt } from './bench-common.js';
+import {
+  BENCH_MODEL,
+  WIKIPATHWAYS_INDEX,
+  WIKIPATHWAYS_PROP,
+  benchConfig,
+  benchModels,
+  describeMachine,
+  dropIndexData,
+  fmt,
+} from './bench-common.js';
 import { DEFAULT_DIR, dropWikiPathways, loadWikiPathways } from './load-wikipathways.js';
 
 const { values } = parseArgs({
@@ -30,7 +39,12 @@ const CLIENTS = Number(values.clients ?? 16);
 const TOP_K = Number(values['top-k'] ?? 5);
 const models = benchModels();
 // The service resolves (neo4j, BENCH_MODEL) to the bench index through VECTOR_INDEX_NAME.
-const env = { TEXT_PROPERTY: WIKIPATHWAYS_PROP, EMBEDDING_MODEL: BENCH_MODEL, VECTOR_INDEX_NAME: WIKIPATHWAYS_INDEX, GRAPHDB_GRAPH: 'neo4j' };
+const env = {
+  TEXT_PROPERTY: WIKIPATHWAYS_PROP,
+  EMBEDDING_MODEL: BENCH_MODEL,
+  VECTOR_INDEX_NAME: WIKIPATHWAYS_INDEX,
+  GRAPHDB_GRAPH: 'neo4j',
+};
 const config = benchConfig(models.dir, env);
 const graph = createGraphStore(config);
 const embedders = createEmbeddersFromConfig(config);
@@ -45,7 +59,11 @@ const queries = readFileSync(`${DEFAULT_DIR}/pathways.jsonl`, 'utf8')
 
 /** Makes sure the index is there; true when this run created it (and should remove it). */
 async function ensureIndex(): Promise<boolean> {
-  const { records } = await graph.driver.executeQuery('SHOW VECTOR INDEXES YIELD name, state WHERE name = $n RETURN state', { n: WIKIPATHWAYS_INDEX }, { database: db });
+  const { records } = await graph.driver.executeQuery(
+    'SHOW VECTOR INDEXES YIELD name, state WHERE name = $n RETURN state',
+    { n: WIKIPATHWAYS_INDEX },
+    { database: db },
+  );
   if (records[0]?.get('state') === 'ONLINE') return false;
   console.log('WikiPathways index missing: loading the data and building it (cached batches are reused)');
   await loadWikiPathways(graph.driver, { database: db, textProperty: WIKIPATHWAYS_PROP });
@@ -90,8 +108,12 @@ const pct = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor((
 function report(title: string, r: { latencies: number[]; errors: number; seconds: number }) {
   const mean = r.latencies.reduce((a, b) => a + b, 0) / r.latencies.length;
   console.log(`\n## ${title}`);
-  console.log(`  requests      ${fmt(r.latencies.length)} ok, ${r.errors} failed, in ${fmt(r.seconds, 1)} s → ${fmt(r.latencies.length / r.seconds)} req/s`);
-  console.log(`  latency (ms)  p50 ${fmt(pct(r.latencies, 50), 1)} · p90 ${fmt(pct(r.latencies, 90), 1)} · p99 ${fmt(pct(r.latencies, 99), 1)} · mean ${fmt(mean, 1)}`);
+  console.log(
+    `  requests      ${fmt(r.latencies.length)} ok, ${r.errors} failed, in ${fmt(r.seconds, 1)} s → ${fmt(r.latencies.length / r.seconds)} req/s`,
+  );
+  console.log(
+    `  latency (ms)  p50 ${fmt(pct(r.latencies, 50), 1)} · p90 ${fmt(pct(r.latencies, 90), 1)} · p99 ${fmt(pct(r.latencies, 99), 1)} · mean ${fmt(mean, 1)}`,
+  );
   return { p50: pct(r.latencies, 50), p99: pct(r.latencies, 99), mean };
 }
 
@@ -115,8 +137,14 @@ try {
   console.log(`machine: ${await describeMachine(graph.driver, db)}`);
   console.log(`model:   ${models.description}`);
   created = await ensureIndex();
-  const { records } = await graph.driver.executeQuery(`MATCH (c:\`__Chunk_${WIKIPATHWAYS_INDEX}\`) RETURN count(c) AS n`, {}, { database: db });
-  console.log(`index:   ${WIKIPATHWAYS_INDEX}, ${fmt(records[0]?.get('n') ?? 0)} chunks; ${queries.length} distinct queries (pathway titles); ${CLIENTS} clients × ${SECONDS} s; top_k ${TOP_K}`);
+  const { records } = await graph.driver.executeQuery(
+    `MATCH (c:\`__Chunk_${WIKIPATHWAYS_INDEX}\`) RETURN count(c) AS n`,
+    {},
+    { database: db },
+  );
+  console.log(
+    `index:   ${WIKIPATHWAYS_INDEX}, ${fmt(records[0]?.get('n') ?? 0)} chunks; ${queries.length} distinct queries (pathway titles); ${CLIENTS} clients × ${SECONDS} s; top_k ${TOP_K}`,
+  );
 
   const server = await startServer();
   const url = `http://127.0.0.1:${server.port}/vector/search`;
@@ -159,8 +187,12 @@ try {
   for (let i = 0; i < 50; i++) await raw(i);
   const cypherOne = report(`raw Cypher vector query, 1 client, ${single} s`, await load(raw, 1, single));
   const cypher = report(`raw Cypher vector query (driver, in the clients' process), ${CLIENTS} clients`, await load(raw));
-  console.log(`\nservice overhead, 1 client:      p50 ${fmt(serviceOne.p50 - cypherOne.p50, 2)} ms · mean ${fmt(serviceOne.mean - cypherOne.mean, 2)} ms per request`);
-  console.log(`service overhead, ${CLIENTS} clients: p50 ${fmt(service.p50 - cypher.p50, 1)} ms · mean ${fmt(service.mean - cypher.mean, 1)} ms per request`);
+  console.log(
+    `\nservice overhead, 1 client:      p50 ${fmt(serviceOne.p50 - cypherOne.p50, 2)} ms · mean ${fmt(serviceOne.mean - cypherOne.mean, 2)} ms per request`,
+  );
+  console.log(
+    `service overhead, ${CLIENTS} clients: p50 ${fmt(service.p50 - cypher.p50, 1)} ms · mean ${fmt(service.mean - cypher.mean, 1)} ms per request`,
+  );
 } finally {
   if (created && !values.keep) {
     await dropIndexData(graph.driver, db, WIKIPATHWAYS_INDEX);

@@ -27,12 +27,12 @@ const STATIC_FILES = { required: ['config.json', 'tokenizer.json', 'model.safete
 class OfflineError extends Error {}
 
 /**
- * In-process names from src/embeddings/registry.ts, the one source of truth (this script runs
+ * In-process names from src/contract/models.ts, the one source of truth (this script runs
  * without a build, so it reads the table rather than importing TypeScript).
  */
-export function inProcessModels(source = readFileSync(join(ROOT, 'src/embeddings/registry.ts'), 'utf8')) {
+export function inProcessModels(source = readFileSync(join(ROOT, 'src/contract/models.ts'), 'utf8')) {
   const names = [...source.matchAll(/\{\s*name:\s*'([^']+)',\s*dimensions:\s*\d+,\s*provider:\s*'in-process'\s*\}/g)].map((m) => m[1]);
-  if (!names.length) throw new Error('could not read the in-process models from src/embeddings/registry.ts');
+  if (!names.length) throw new Error('could not read the in-process models from src/contract/models.ts');
   return names;
 }
 
@@ -60,7 +60,8 @@ async function get(url, init, token) {
 async function listFiles(endpoint, repo, token) {
   const res = await get(`${endpoint}/api/models/${repo}?blobs=true`, {}, token);
   if (res.status === 404) throw new Error(`${repo}: the hub has no such repository (404)`);
-  if (res.status === 401 || res.status === 403) throw new Error(`${repo}: access denied (${res.status}); set HF_TOKEN if the repo is gated`);
+  if (res.status === 401 || res.status === 403)
+    throw new Error(`${repo}: access denied (${res.status}); set HF_TOKEN if the repo is gated`);
   if (!res.ok) return null;
   const json = await res.json();
   return new Map((json.siblings ?? []).map((s) => [s.rfilename, { size: s.lfs?.size ?? s.size, sha256: s.lfs?.sha256 }]));
@@ -96,7 +97,8 @@ async function fetchFile({ endpoint, repo, file, dest, expect, token, log }) {
   }
   const url = `${endpoint}/${repo}/resolve/main/${file}`;
   let res = await get(url, { headers: have ? { range: `bytes=${have}-` } : {}, timeoutMs: 600_000 }, token);
-  if (res.status === 416 && have && have === expect?.size) res = null; // .part is already complete
+  if (res.status === 416 && have && have === expect?.size)
+    res = null; // .part is already complete
   else if (!res.ok) throw new Error(`${repo}/${file}: ${url} answered ${res.status}`);
   if (res) {
     const resumed = res.status === 206;

@@ -54,9 +54,38 @@ function link(type, fromKey, toKey, properties) {
   return true;
 }
 
-const FEMALE = new Set(['Sarah', 'Elena', 'Priya', 'Jennifer', 'Aisha', 'Laura', 'Yelena', 'Anna', 'Irina', 'Liu', 'Li',
-  'Huang', 'Sun', 'Kavya', 'Meera', 'Chloé', 'Giulia', 'Inés', 'Yuki', 'Zoë', 'Ji-woo', 'Grace', 'Amélie', 'Fatima',
-  'Hannah', 'Mei', 'Lin', 'Sun-hee', 'Ingrid', 'Svetlana']);
+const FEMALE = new Set([
+  'Sarah',
+  'Elena',
+  'Priya',
+  'Jennifer',
+  'Aisha',
+  'Laura',
+  'Yelena',
+  'Anna',
+  'Irina',
+  'Liu',
+  'Li',
+  'Huang',
+  'Sun',
+  'Kavya',
+  'Meera',
+  'Chloé',
+  'Giulia',
+  'Inés',
+  'Yuki',
+  'Zoë',
+  'Ji-woo',
+  'Grace',
+  'Amélie',
+  'Fatima',
+  'Hannah',
+  'Mei',
+  'Lin',
+  'Sun-hee',
+  'Ingrid',
+  'Svetlana',
+]);
 function pronouns(name) {
   const female = FEMALE.has(name.split(' ')[0]);
   return { pronoun: female ? 'She' : 'He', pronounLower: female ? 'she' : 'he', object: female ? 'her' : 'him' };
@@ -68,8 +97,23 @@ for (const [key, displayName, country, founded, hq, budget, kind, members, fact,
   const props = { displayName, country, founded, headquarters: hq, kind, fictional };
   if (budget > 0) props.budgetBillionUsd = budget;
   if (members.length) props.memberStates = members;
-  addNode(`A:${key}`, ['Agency'], props, { name: displayName, country, founded, hq, budget, kind, members, fact, fictional,
-    missions: [], sites: [], spacecraft: [], partners: [], astronauts: 0, scientists: 0 });
+  addNode(`A:${key}`, ['Agency'], props, {
+    name: displayName,
+    country,
+    founded,
+    hq,
+    budget,
+    kind,
+    members,
+    fact,
+    fictional,
+    missions: [],
+    sites: [],
+    spacecraft: [],
+    partners: [],
+    astronauts: 0,
+    scientists: 0,
+  });
 }
 for (const [a, b, since, scope] of PARTNERSHIPS) {
   link('PARTNERED_WITH', `A:${a}`, `A:${b}`, { since, scope });
@@ -77,19 +121,36 @@ for (const [a, b, since, scope] of PARTNERSHIPS) {
   node(`A:${b}`).facts.partners.push({ name: nameOf(`A:${a}`), since, scope });
 }
 for (const [key, displayName, country, lat, lon, established, active, op, fact] of LAUNCH_SITES) {
-  addNode(`S:${key}`, ['LaunchSite'], { displayName, country, latitude: lat, longitude: lon, established, active },
-    { name: displayName, country, lat, lon, established, active, operator: nameOf(`A:${op}`), fact, missions: [] });
+  addNode(
+    `S:${key}`,
+    ['LaunchSite'],
+    { displayName, country, latitude: lat, longitude: lon, established, active },
+    { name: displayName, country, lat, lon, established, active, operator: nameOf(`A:${op}`), fact, missions: [] },
+  );
   link('OPERATED_BY', `S:${key}`, `A:${op}`);
   node(`A:${op}`).facts.sites.push(displayName);
 }
 
 // Celestial bodies and the astronomers who discovered them.
-for (const [key, displayName, kind, parent, radiusKm, massKg, period, sma, atmosphere, year, discoverers, fact] of BODIES) {
+for (const [key, displayName, kind, parent, radiusKm, massKg, period, sma, atmosphere, year, _discoverers, fact] of BODIES) {
   const props = { displayName, kind, radiusKm, massKg, hasAtmosphere: atmosphere };
   if (period) props.orbitalPeriodDays = period;
   if (year) props.discoveredYear = year;
-  addNode(`B:${key}`, ['CelestialBody'], props, { name: displayName, kind, parent: parent && nameOf(`B:${parent}`), radiusKm,
-    massKg, period, sma, atmosphere, discoveredYear: year, discoverers: [], fact, visits: [], moons: [] });
+  addNode(`B:${key}`, ['CelestialBody'], props, {
+    name: displayName,
+    kind,
+    parent: parent && nameOf(`B:${parent}`),
+    radiusKm,
+    massKg,
+    period,
+    sma,
+    atmosphere,
+    discoveredYear: year,
+    discoverers: [],
+    fact,
+    visits: [],
+    moons: [],
+  });
   if (parent) {
     link('ORBITS', `B:${key}`, `B:${parent}`, { semiMajorAxisKm: sma });
     if (kind === 'moon') node(`B:${parent}`).facts.moons.push(displayName);
@@ -98,44 +159,84 @@ for (const [key, displayName, kind, parent, radiusKm, massKg, period, sma, atmos
 for (const [key, displayName, nationality, birthYear, deathYear, fact] of ASTRONOMERS) {
   const props = { displayName, nationality, birthYear, occupation: 'astronomer', fictional: false };
   if (deathYear) props.deathYear = deathYear;
-  addNode(`P:${key}`, ['Person', 'Scientist'], props, { kind: 'astronomer', name: displayName, nationality, birthYear, deathYear,
-    fact, discoveries: [], shared: [] });
+  addNode(`P:${key}`, ['Person', 'Scientist'], props, {
+    kind: 'astronomer',
+    name: displayName,
+    nationality,
+    birthYear,
+    deathYear,
+    fact,
+    discoveries: [],
+    shared: [],
+  });
 }
 for (const [key, , , , , , , , , year, discoverers] of BODIES) {
   for (const d of discoverers) {
     link('DISCOVERED', `P:${d}`, `B:${key}`, { year });
     const f = node(`P:${d}`).facts;
     f.discoveries.push({ body: nameOf(`B:${key}`), year });
-    if (discoverers.length > 1) f.shared.push({ body: nameOf(`B:${key}`), with: discoverers.filter((x) => x !== d).map((x) => nameOf(`P:${x}`)) });
+    if (discoverers.length > 1)
+      f.shared.push({ body: nameOf(`B:${key}`), with: discoverers.filter((x) => x !== d).map((x) => nameOf(`P:${x}`)) });
     node(`B:${key}`).facts.discoverers.push(nameOf(`P:${d}`));
   }
 }
 
 // People: historical crews, fictional astronauts and instrument scientists.
 const personFacts = (kind, name, nationality, birthYear, agencyKey, extra) => ({
-  kind, name, nationality, birthYear, agency: nameOf(`A:${agencyKey}`), agencyKey, flights: [], instruments: [],
-  ...pronouns(name), ...extra,
+  kind,
+  name,
+  nationality,
+  birthYear,
+  agency: nameOf(`A:${agencyKey}`),
+  agencyKey,
+  flights: [],
+  instruments: [],
+  ...pronouns(name),
+  ...extra,
 });
 for (const [name, nationality, birthYear, deathYear, agency, fact] of HISTORIC_PEOPLE) {
   const props = { displayName: name, nationality, birthYear, occupation: 'astronaut', fictional: false };
   if (deathYear) props.deathYear = deathYear;
-  addNode(`P:${name}`, ['Person', 'Astronaut'], props, personFacts('astronaut', name, nationality, birthYear, agency, { fact, deathYear, historic: true }));
+  addNode(
+    `P:${name}`,
+    ['Person', 'Astronaut'],
+    props,
+    personFacts('astronaut', name, nationality, birthYear, agency, { fact, deathYear, historic: true }),
+  );
 }
 for (const [pool, name, nationality, agency, birthYear] of ASTRONAUTS) {
-  addNode(`P:${name}`, ['Person', 'Astronaut'], { displayName: name, nationality, birthYear, occupation: 'astronaut', fictional: true },
-    personFacts('astronaut', name, nationality, birthYear, agency, { pool, career: rng.pick(CAREERS), hobby: rng.pick(HOBBIES) }));
+  addNode(
+    `P:${name}`,
+    ['Person', 'Astronaut'],
+    { displayName: name, nationality, birthYear, occupation: 'astronaut', fictional: true },
+    personFacts('astronaut', name, nationality, birthYear, agency, { pool, career: rng.pick(CAREERS), hobby: rng.pick(HOBBIES) }),
+  );
 }
 for (const [name, nationality, agency, birthYear, field, deathYear] of SCIENTISTS) {
   const props = { displayName: name, nationality, birthYear, occupation: 'instrument scientist', field, fictional: true };
   if (deathYear) props.deathYear = deathYear;
-  addNode(`P:${name}`, ['Person', 'Scientist'], props, personFacts('scientist', name, nationality, birthYear, agency, { field, deathYear }));
+  addNode(
+    `P:${name}`,
+    ['Person', 'Scientist'],
+    props,
+    personFacts('scientist', name, nationality, birthYear, agency, { field, deathYear }),
+  );
 }
 
 // Spacecraft: robotic craft are defined inline with their missions; crew vehicles separately.
 function addCraft(name, type, massKg, powerW, operatorKey, extra, factsExtra) {
   const props = { displayName: name, type, massKg, ...(powerW ? { powerW } : {}), ...extra };
-  addNode(`C:${name}`, ['Spacecraft'], props, { name, type, massKg, powerW, operator: nameOf(`A:${operatorKey}`), propellants: [],
-    missions: [], instruments: [], ...factsExtra });
+  addNode(`C:${name}`, ['Spacecraft'], props, {
+    name,
+    type,
+    massKg,
+    powerW,
+    operator: nameOf(`A:${operatorKey}`),
+    propellants: [],
+    missions: [],
+    instruments: [],
+    ...factsExtra,
+  });
   link('OPERATED_BY', `C:${name}`, `A:${operatorKey}`, { role: 'lead' });
   node(`A:${operatorKey}`).facts.spacecraft.push(name);
 }
@@ -149,8 +250,15 @@ for (const [, agencies, date, , , craft, , , , fictional = false] of ROBOTIC) {
   }
 }
 for (const [name, type, massKg, powerW, op, reusable, firstFlight, propellants, crewCapacity, fictional = false] of CREW_CRAFT) {
-  addCraft(name, type, massKg, powerW, op, { reusable, firstFlight, crewCapacity, propellants, fictional },
-    { reusable, firstFlight, propellants, crewCapacity, fictional });
+  addCraft(
+    name,
+    type,
+    massKg,
+    powerW,
+    op,
+    { reusable, firstFlight, crewCapacity, propellants, fictional },
+    { reusable, firstFlight, propellants, crewCapacity, fictional },
+  );
 }
 for (const partner of ['ROSCOSMOS', 'ESA', 'JAXA', 'CSA']) {
   link('OPERATED_BY', 'C:International Space Station', `A:${partner}`, { role: 'partner' });
@@ -161,15 +269,34 @@ for (const partner of ['ROSCOSMOS', 'ESA', 'JAXA', 'CSA']) {
 const successions = [];
 function addMission(m) {
   const year = Number(m.date.slice(0, 4));
-  const props = { displayName: m.name, launchDate: m.date, launchYear: year, crewed: m.crewed, status: m.status,
-    targets: [...new Set(m.visits.map((v) => nameOf(`B:${v[0]}`)))], fictional: m.fictional };
+  const props = {
+    displayName: m.name,
+    launchDate: m.date,
+    launchYear: year,
+    crewed: m.crewed,
+    status: m.status,
+    targets: [...new Set(m.visits.map((v) => nameOf(`B:${v[0]}`)))],
+    fictional: m.fictional,
+  };
   if (m.durationDays) props.durationDays = m.durationDays;
   if (m.program) props.program = m.program;
   const site = node(`S:${m.site}`);
   addNode(`M:${m.name}`, ['Mission'], props, {
-    name: m.name, agencies: m.agencies.map((a) => nameOf(`A:${a}`)), date: m.date, year, site: site.properties.displayName,
-    siteCountry: site.facts.country, status: m.status, crewed: m.crewed, objective: m.objective, durationDays: m.durationDays,
-    program: m.program, fictional: m.fictional, predecessor: m.predecessor, successors: [], crew: [],
+    name: m.name,
+    agencies: m.agencies.map((a) => nameOf(`A:${a}`)),
+    date: m.date,
+    year,
+    site: site.properties.displayName,
+    siteCountry: site.facts.country,
+    status: m.status,
+    crewed: m.crewed,
+    objective: m.objective,
+    durationDays: m.durationDays,
+    program: m.program,
+    fictional: m.fictional,
+    predecessor: m.predecessor,
+    successors: [],
+    crew: [],
     craft: m.craft.map((c) => ({ name: c, type: node(`C:${c}`).facts.type, massKg: node(`C:${c}`).facts.massKg })),
     visits: m.visits.map(([b, kind, y, extra]) => ({ body: nameOf(`B:${b}`), kind, year: y, impact: Boolean(extra?.intentionalImpact) })),
   });
@@ -190,18 +317,42 @@ function addMission(m) {
   if (m.predecessor) successions.push([m.name, m.predecessor]);
 }
 for (const [name, agencies, date, site, status, craft, visits, objective, predecessor, fictional = false] of ROBOTIC) {
-  addMission({ name, agencies, date, site, status, crewed: false, craft: craft.map((c) => craftName(c[0])), visits, objective, predecessor, fictional });
+  addMission({
+    name,
+    agencies,
+    date,
+    site,
+    status,
+    crewed: false,
+    craft: craft.map((c) => craftName(c[0])),
+    visits,
+    objective,
+    predecessor,
+    fictional,
+  });
 }
 const HISTORIC_OBJECTIVES = {
   'Vostok 1': 'put the first human into orbit and return him safely',
   'Apollo 8': 'carry the first crew around the Moon',
   'Apollo 11': 'land people on the Moon and return them safely to Earth',
   'Apollo 17': 'carry out the longest lunar surface exploration of the Apollo programme',
-  'Shenzhou 5': 'fly China\'s first astronaut in orbit',
+  'Shenzhou 5': "fly China's first astronaut in orbit",
 };
 for (const [name, agencies, date, site, craft, crew, [body, kind], durationDays, predecessor] of HISTORIC_CREWED) {
-  addMission({ name, agencies, date, site, status: 'completed', crewed: true, craft, visits: [[body, kind, Number(date.slice(0, 4))]],
-    objective: HISTORIC_OBJECTIVES[name], predecessor, durationDays, fictional: false });
+  addMission({
+    name,
+    agencies,
+    date,
+    site,
+    status: 'completed',
+    crewed: true,
+    craft,
+    visits: [[body, kind, Number(date.slice(0, 4))]],
+    objective: HISTORIC_OBJECTIVES[name],
+    predecessor,
+    durationDays,
+    fictional: false,
+  });
   for (const [person, role] of crew) assignCrew(person, name, role);
 }
 
@@ -218,8 +369,12 @@ const PROGRAM_OBJECTIVES = {
   Meridian: () => 'rotate crews to the International Space Station and run long-duration experiments',
   'Zarya-K': () => 'ferry crews to and from the International Space Station',
   Qilin: () => 'staff the Tiangong 天宫 station for six-month expeditions',
-  Vyom: (i) => (i === 0 ? 'demonstrate independent Indian human spaceflight in low Earth orbit' : 'extend Indian crewed flight experience with longer orbital stays'),
-  'Lunar Vanguard': (i) => (i === 0 ? 'test the lander and crew vehicle together in lunar orbit' : 'explore the lunar south polar region on foot'),
+  Vyom: (i) =>
+    i === 0
+      ? 'demonstrate independent Indian human spaceflight in low Earth orbit'
+      : 'extend Indian crewed flight experience with longer orbital stays',
+  'Lunar Vanguard': (i) =>
+    i === 0 ? 'test the lander and crew vehicle together in lunar orbit' : 'explore the lunar south polar region on foot',
 };
 function pickCrewMember(poolCode, taken) {
   const codes = POOLS[poolCode] ?? [poolCode];
@@ -238,8 +393,21 @@ for (const p of PROGRAMS) {
     const status = year > CURRENT_YEAR ? 'planned' : year === CURRENT_YEAR ? 'active' : 'completed';
     const name = `${p.name} ${i + 1}`;
     const [body, kind] = p.name === 'Lunar Vanguard' && i === 0 ? ['MOON', 'orbit'] : p.target;
-    addMission({ name, agencies: p.agencies, date, site: p.site, status, crewed: true, craft: p.craft, visits: [[body, kind, year]],
-      objective: PROGRAM_OBJECTIVES[p.name](i), predecessor: previous, durationDays: rng.near(p.duration, 0.15, 2), program: p.name, fictional: true });
+    addMission({
+      name,
+      agencies: p.agencies,
+      date,
+      site: p.site,
+      status,
+      crewed: true,
+      craft: p.craft,
+      visits: [[body, kind, year]],
+      objective: PROGRAM_OBJECTIVES[p.name](i),
+      predecessor: previous,
+      durationDays: rng.near(p.duration, 0.15, 2),
+      program: p.name,
+      fictional: true,
+    });
     const taken = new Set();
     for (const [pool, role] of p.crew) {
       const person = pickCrewMember(pool, taken);
@@ -280,8 +448,15 @@ const instruments = CODES.map((code, i) => {
   const name = `${code} ${kind}`;
   addNode(`I:${name}`, ['Instrument'], { displayName: name, kind }, { name, code, kind, purpose, measures, carriers: [] });
   const compatible = hosts.filter((h) => types.includes(h.facts.type));
-  return { name, types, compatible, mass: rng.round(mLo + rng.next() * (mHi - mLo), 2), power: rng.round(wLo + rng.next() * (wHi - wLo), 1), measures,
-    hosts: rng.sample(compatible, rng.int(1, 4)) };
+  return {
+    name,
+    types,
+    compatible,
+    mass: rng.round(mLo + rng.next() * (mHi - mLo), 2),
+    power: rng.round(wLo + rng.next() * (wHi - wLo), 1),
+    measures,
+    hosts: rng.sample(compatible, rng.int(1, 4)),
+  };
 });
 for (const h of hosts) {
   if (instruments.some((ins) => ins.hosts.includes(h))) continue;
@@ -309,7 +484,9 @@ for (const p of scientists.slice().sort((a, b) => b.facts.birthYear - a.facts.bi
 for (const ins of instruments.filter((i) => !i.designer)) {
   const able = scientists.filter((p) => fits(p, ins));
   const local = able.filter((p) => ins.agencies.has(p.facts.agency));
-  const pool = (local.length ? local : able.length ? able : scientists).map((p) => ({ p, d: designs.get(p) ?? 0, r: rng.next() })).sort((a, b) => a.d - b.d || a.r - b.r);
+  const pool = (local.length ? local : able.length ? able : scientists)
+    .map((p) => ({ p, d: designs.get(p) ?? 0, r: rng.next() }))
+    .sort((a, b) => a.d - b.d || a.r - b.r);
   ins.designer = pool[0].p;
   designs.set(ins.designer, (designs.get(ins.designer) ?? 0) + 1);
 }
@@ -334,13 +511,27 @@ for (const ins of instruments) {
   link('DEVELOPED_BY', `I:${ins.name}`, `A:${designer.facts.agencyKey}`);
   designer.facts.instruments.push({ name: ins.name, carriers: ins.hosts.map((h) => h.facts.name) });
   Object.assign(n.properties, { massKg: ins.mass, powerW: ins.power, measures: ins.measures, operational, firstFlown });
-  Object.assign(f, { massKg: ins.mass, powerW: ins.power, operational, firstFlown, designer: designer.facts.name, agency: designer.facts.agency });
+  Object.assign(f, {
+    massKg: ins.mass,
+    powerW: ins.power,
+    operational,
+    firstFlown,
+    designer: designer.facts.name,
+    agency: designer.facts.agency,
+  });
 }
 
 // ---- prose, checks, output ----------------------------------------------------------------
 
-const TEXT = { Agency: agencyText, LaunchSite: siteText, CelestialBody: bodyText, Person: personText,
-  Spacecraft: spacecraftText, Mission: missionText, Instrument: instrumentText };
+const TEXT = {
+  Agency: agencyText,
+  LaunchSite: siteText,
+  CelestialBody: bodyText,
+  Person: personText,
+  Spacecraft: spacecraftText,
+  Mission: missionText,
+  Instrument: instrumentText,
+};
 for (const n of nodes) {
   n.properties.text = assemble(TEXT[n.labels[0]](n.facts, rng));
   delete n.facts;
@@ -363,10 +554,11 @@ if (problems.length) {
   process.exit(1);
 }
 
-const NOTE = 'Partly fictionalised sample data for demos and tests. Celestial bodies, astronomers, robotic missions and the five '
-  + 'historical crewed flights are approximately historical (figures rounded); the Meridian, Zarya-K, Qilin, Vyom and Lunar Vanguard '
-  + 'programmes, their astronauts, all instruments and instrument scientists, and every node with fictional: true are invented. '
-  + 'Do not use as a reference source.';
+const NOTE =
+  'Partly fictionalised sample data for demos and tests. Celestial bodies, astronomers, robotic missions and the five ' +
+  'historical crewed flights are approximately historical (figures rounded); the Meridian, Zarya-K, Qilin, Vyom and Lunar Vanguard ' +
+  'programmes, their astronauts, all instruments and instrument scientists, and every node with fictional: true are invented. ' +
+  'Do not use as a reference source.';
 // One node or relationship per line: compact, yet diffs stay readable when the generator changes.
 const json = [
   '{',
@@ -387,5 +579,15 @@ writeFileSync(OUT, json);
 
 const count = (xs, key) => Object.entries(xs.reduce((acc, x) => ((acc[key(x)] = (acc[key(x)] ?? 0) + 1), acc), {}));
 console.log(`wrote ${OUT}: ${nodes.length} nodes, ${relationships.length} relationships, ${(json.length / 1024).toFixed(0)} KiB`);
-console.log('labels:', count(nodes, (n) => n.labels.join(':')).map(([k, v]) => `${k}=${v}`).join(' '));
-console.log('types:', count(relationships, (r) => r.type).map(([k, v]) => `${k}=${v}`).join(' '));
+console.log(
+  'labels:',
+  count(nodes, (n) => n.labels.join(':'))
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' '),
+);
+console.log(
+  'types:',
+  count(relationships, (r) => r.type)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' '),
+);

@@ -78,9 +78,49 @@ in on at by for with about against between into through during before after abov
 to from up down out off over under again further then once here there more most other
 such only own same so than too very just also now`;
 
-const SUFFIXES = ['s', 'es', 'ed', 'ing', 'ly', 'er', 'ers', 'est', 'tion', 'tions', 'sion', 'ment', 'ments',
-  'ness', 'al', 'ic', 'ase', 'ases', 'in', 'ine', 'ate', 'ated', 'ates', 'ity', 'ive', 'ous', 'ize', 'ized',
-  'ation', 'ations', 'ology', 'logy', 'ist', 'ism', 'able', 'ible', 'ful', 'less', 'ward', 'like', 'oid'];
+const SUFFIXES = [
+  's',
+  'es',
+  'ed',
+  'ing',
+  'ly',
+  'er',
+  'ers',
+  'est',
+  'tion',
+  'tions',
+  'sion',
+  'ment',
+  'ments',
+  'ness',
+  'al',
+  'ic',
+  'ase',
+  'ases',
+  'in',
+  'ine',
+  'ate',
+  'ated',
+  'ates',
+  'ity',
+  'ive',
+  'ous',
+  'ize',
+  'ized',
+  'ation',
+  'ations',
+  'ology',
+  'logy',
+  'ist',
+  'ism',
+  'able',
+  'ible',
+  'ful',
+  'less',
+  'ward',
+  'like',
+  'oid',
+];
 
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 const CHARS = `${LETTERS}0123456789!"#$%&'()*+,-./:;<=>?@[\\]^_\`{|}~αβγδκμ`;
@@ -113,7 +153,13 @@ export function tokenizerJson(vocab) {
     post_processor: {
       type: 'TemplateProcessing',
       single: [tmpl('[CLS]'), { Sequence: { id: 'A', type_id: 0 } }, tmpl('[SEP]')],
-      pair: [tmpl('[CLS]'), { Sequence: { id: 'A', type_id: 0 } }, tmpl('[SEP]'), { Sequence: { id: 'B', type_id: 1 } }, { SpecialToken: { id: '[SEP]', type_id: 1 } }],
+      pair: [
+        tmpl('[CLS]'),
+        { Sequence: { id: 'A', type_id: 0 } },
+        tmpl('[SEP]'),
+        { Sequence: { id: 'B', type_id: 1 } },
+        { SpecialToken: { id: '[SEP]', type_id: 1 } },
+      ],
       special_tokens: Object.fromEntries(['[CLS]', '[SEP]'].map((t) => [t, { id: t, ids: [id(t)], tokens: [t] }])),
     },
     decoder: { type: 'WordPiece', prefix: '##', cleanup: true },
@@ -166,11 +212,27 @@ function write(path, data) {
 export function writeStaticModel(dir, dims, seed) {
   const vocab = buildVocab();
   write(join(dir, 'tokenizer.json'), JSON.stringify(tokenizerJson(vocab)));
-  write(join(dir, 'model.safetensors'), safetensors({ embeddings: { dtype: 'F32', shape: [vocab.length, dims], data: randomTable(vocab.length, dims, seed) } }));
-  write(join(dir, 'config.json'), JSON.stringify({
-    model_type: 'model2vec', architectures: ['StaticModel'], tokenizer_name: 'graph-chat/test-wordpiece',
-    apply_pca: dims, apply_zipf: true, hidden_dim: dims, seq_length: 1000000, normalize: true,
-  }, null, 2));
+  write(
+    join(dir, 'model.safetensors'),
+    safetensors({ embeddings: { dtype: 'F32', shape: [vocab.length, dims], data: randomTable(vocab.length, dims, seed) } }),
+  );
+  write(
+    join(dir, 'config.json'),
+    JSON.stringify(
+      {
+        model_type: 'model2vec',
+        architectures: ['StaticModel'],
+        tokenizer_name: 'graph-chat/test-wordpiece',
+        apply_pca: dims,
+        apply_zipf: true,
+        hidden_dim: dims,
+        seq_length: 1000000,
+        normalize: true,
+      },
+      null,
+      2,
+    ),
+  );
 }
 
 /** Pieces of the multilingual test vocabulary, beyond the English words. */
@@ -181,7 +243,12 @@ que por con para una del il di che è per non в и не на что с по э�
 /** A SentencePiece-style (Unigram + Metaspace) tokenizer.json: pieces with seeded log-prob scores. */
 export function unigramTokenizerJson() {
   const next = prng(128);
-  const pieces = new Map([['<unk>', 0], ['<s>', 0], ['</s>', 0], ['<pad>', 0]]);
+  const pieces = new Map([
+    ['<unk>', 0],
+    ['<s>', 0],
+    ['</s>', 0],
+    ['<pad>', 0],
+  ]);
   const add = (p, score) => pieces.has(p) || pieces.set(p, score);
   add('▁', -2);
   for (const w of `${WORDS} ${MULTI}`.split(/\s+/)) if (w) add(`▁${w}`, -4 - next() * 6 - w.length / 4);
@@ -201,8 +268,18 @@ export function unigramTokenizerJson() {
     pre_tokenizer: { type: 'Metaspace', replacement: '▁', prepend_scheme: 'always', split: true },
     post_processor: {
       type: 'TemplateProcessing',
-      single: [{ SpecialToken: { id: '<s>', type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } }, { SpecialToken: { id: '</s>', type_id: 0 } }],
-      pair: [{ SpecialToken: { id: '<s>', type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } }, { SpecialToken: { id: '</s>', type_id: 0 } }, { Sequence: { id: 'B', type_id: 0 } }, { SpecialToken: { id: '</s>', type_id: 0 } }],
+      single: [
+        { SpecialToken: { id: '<s>', type_id: 0 } },
+        { Sequence: { id: 'A', type_id: 0 } },
+        { SpecialToken: { id: '</s>', type_id: 0 } },
+      ],
+      pair: [
+        { SpecialToken: { id: '<s>', type_id: 0 } },
+        { Sequence: { id: 'A', type_id: 0 } },
+        { SpecialToken: { id: '</s>', type_id: 0 } },
+        { Sequence: { id: 'B', type_id: 0 } },
+        { SpecialToken: { id: '</s>', type_id: 0 } },
+      ],
       special_tokens: { '<s>': { id: '<s>', ids: [1], tokens: ['<s>'] }, '</s>': { id: '</s>', ids: [2], tokens: ['</s>'] } },
     },
     decoder: { type: 'Metaspace', replacement: '▁', prepend_scheme: 'always', split: true },
@@ -215,8 +292,14 @@ export function writeUnigramStaticModel(dir, dims, seed) {
   const json = unigramTokenizerJson();
   write(join(dir, 'tokenizer.json'), JSON.stringify(json));
   const rows = json.model.vocab.length;
-  write(join(dir, 'model.safetensors'), safetensors({ embeddings: { dtype: 'F32', shape: [rows, dims], data: randomTable(rows, dims, seed) } }));
-  write(join(dir, 'config.json'), JSON.stringify({ model_type: 'model2vec', architectures: ['StaticModel'], hidden_dim: dims, normalize: true }, null, 2));
+  write(
+    join(dir, 'model.safetensors'),
+    safetensors({ embeddings: { dtype: 'F32', shape: [rows, dims], data: randomTable(rows, dims, seed) } }),
+  );
+  write(
+    join(dir, 'config.json'),
+    JSON.stringify({ model_type: 'model2vec', architectures: ['StaticModel'], hidden_dim: dims, normalize: true }, null, 2),
+  );
 }
 
 /** Dimensions of the tiny encoder. */

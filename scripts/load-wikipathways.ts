@@ -149,9 +149,7 @@ export async function dropWikiPathways(driver: Driver, database = 'neo4j'): Prom
   const session = driver.session({ database });
   try {
     for (const label of LABELS) {
-      await session.run(
-        `MATCH (n:${label} {dataset: 'wikipathways'}) CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS`,
-      );
+      await session.run(`MATCH (n:${label} {dataset: 'wikipathways'}) CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS`);
     }
   } finally {
     await session.close();

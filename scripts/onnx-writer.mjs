@@ -88,12 +88,7 @@ export function encodeOnnxModel(g) {
   for (const t of g.initializers) graph.bytes(5, tensor(t));
   for (const v of g.inputs) graph.bytes(11, valueInfo(v));
   for (const v of g.outputs) graph.bytes(12, valueInfo(v));
-  return new Msg()
-    .int(1, 8)
-    .bytes(2, 'graph-chat gen-test-models')
-    .bytes(7, graph)
-    .bytes(8, new Msg().bytes(1, '').int(2, 13))
-    .finish();
+  return new Msg().int(1, 8).bytes(2, 'graph-chat gen-test-models').bytes(7, graph).bytes(8, new Msg().bytes(1, '').int(2, 13)).finish();
 }
 
 /**

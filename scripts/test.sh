@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite, from a fresh clone: starts the real Neo4j and Redis (installing them if
-# needed), builds the bundle, type-checks, then runs unit and integration tests and the slower
-# suites: the reference check of the embeddings against model2vec (a venv from PyPI) and the
-# browser suite (installing Debian's chromium if needed). Arguments narrow the vitest run and
+# needed), builds the bundle, type-checks, lints (Biome; import layers with dependency-cruiser),
+# then runs unit and integration tests and the slower suites: the reference check of the
+# embeddings against model2vec (a venv from PyPI) and the browser suite (installing Debian's
+# chromium if needed). Arguments narrow the vitest run and
 # skip the slower suites: `npm test -- test/unit`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,6 +11,7 @@ cd "$(dirname "$0")/.."
 bash scripts/services.sh start
 npm run --silent build
 npx tsc --noEmit -p .
+npm run --silent lint
 npx vitest run "$@"
 if [ "$#" -eq 0 ]; then
   bash test/reference/run.sh

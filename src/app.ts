@@ -74,9 +74,14 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     const allowed = allowedMethods(c.req.path);
     // A routed method lands here too when its handler says "not found" (a missing asset).
     if (allowed.length && !allowed.includes(c.req.method)) {
-      const err = new AppError(405, 'method-not-allowed', `${c.req.method} is not allowed on ${c.req.path}; allowed: ${allowed.join(', ')}`, {
-        headers: { Allow: allowed.join(', ') },
-      });
+      const err = new AppError(
+        405,
+        'method-not-allowed',
+        `${c.req.method} is not allowed on ${c.req.path}; allowed: ${allowed.join(', ')}`,
+        {
+          headers: { Allow: allowed.join(', ') },
+        },
+      );
       return problemResponse(err, c.req.path);
     }
     return problemResponse(new AppError(404, 'not-found', `no route for ${c.req.method} ${c.req.path}`), c.req.path);

@@ -4,7 +4,7 @@
  * the environment themselves.
  */
 import { z } from 'zod';
-import { DEFAULT_MODEL, MODEL_NAMES, indexName } from './embeddings/registry.js';
+import { DEFAULT_MODEL, MODEL_NAMES, indexName } from './contract/models.js';
 import { PROVIDERS } from './contract/providers.js';
 import { RETRIEVAL_MODES } from './contract/search.js';
 
@@ -116,7 +116,10 @@ const EnvSchema = z.object({
   /** Age after which the graph skeleton is recomputed on next use, in ms. */
   SKELETON_REFRESH_MS: z.coerce.number().int().min(1_000).default(600_000),
   /** `true`: `/mcp` keeps no sessions (every request gets a fresh MCP server; for several instances behind a load balancer). */
-  MCP_STATELESS: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  MCP_STATELESS: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
   /** An MCP session unused this long, in ms, is closed (its client gets 404 and initializes again). */
   MCP_SESSION_IDLE_MS: z.coerce.number().int().min(1_000).default(3_600_000),
   /** MCP sessions kept at most; a new one beyond this closes the least recently used. */
@@ -148,9 +151,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     const issue = parsed.error.issues[0]!;
     const name = String(issue.path[0] ?? 'environment');
     const got = env[name];
-    throw new ConfigError(
-      `config error: ${name}: ${issue.message}${got === undefined ? '' : ` (got ${JSON.stringify(got)})`}`,
-    );
+    throw new ConfigError(`config error: ${name}: ${issue.message}${got === undefined ? '' : ` (got ${JSON.stringify(got)})`}`);
   }
   const e = parsed.data;
   const routerProvider = e.ROUTER_PROVIDER ?? e.LLM_PROVIDER;

@@ -4,7 +4,7 @@
  */
 import type { Config } from './config.js';
 import type { EmbedderPool } from './embeddings/embedders.js';
-import type { VectorSearcher } from './embeddings/types.js';
+import type { VectorSearcher } from './vector-index/types.js';
 import type { GraphStore } from './graph/driver.js';
 import type { SkeletonCache } from './graph/skeleton-cache.js';
 import type { Logger } from './lib/log.js';
@@ -23,7 +23,7 @@ export interface AppDeps {
   readonly assets: AssetLoader;
   /** Embedding models, loaded on first use (src/embeddings/embedders.ts). */
   readonly embedders: EmbedderPool;
-  /** Vector search over built indexes (src/embeddings/vector-search.ts). */
+  /** Vector search over built indexes (src/vector-index/vector-search.ts). */
   readonly search: VectorSearcher;
   /** Language-model clients of both providers (src/llm/clients.ts). */
   readonly llm: LlmClients;

@@ -9,7 +9,7 @@ import { startChatWorker } from './chat/service.js';
 import { loadConfig, type Config } from './config.js';
 import type { AppDeps, AssetLoader } from './deps.js';
 import { createEmbeddersFromConfig } from './embeddings/embedders.js';
-import { createVectorSearcher } from './embeddings/vector-search.js';
+import { createVectorSearcher } from './vector-index/vector-search.js';
 import { createGraphStore } from './graph/driver.js';
 import { createSkeletonCache } from './graph/skeleton-cache.js';
 import { createLogger } from './lib/log.js';
@@ -55,7 +55,12 @@ export function createDeps(config: Config, assets: AssetLoader, runtime = 'node'
     embedders: createEmbeddersFromConfig(config),
     llm: createLlmClients(config),
   };
-  const skeleton = createSkeletonCache({ graph: base.graph, log, maxChars: config.SKELETON_MAX_CHARS, refreshMs: config.SKELETON_REFRESH_MS });
+  const skeleton = createSkeletonCache({
+    graph: base.graph,
+    log,
+    maxChars: config.SKELETON_MAX_CHARS,
+    refreshMs: config.SKELETON_REFRESH_MS,
+  });
   return { ...base, search: createVectorSearcher(base), skeleton };
 }
 

@@ -75,7 +75,9 @@ export function body(name) {
 
 /** "the lander Luna 9 lander" reads badly: name the type only when the name does not already. */
 export function craftRef({ name, type }) {
-  return /\b(spacecraft|module|lander|orbiter|rover|probe|capsule|station|vehicle|microsat)\b/i.test(name) ? `the ${name}` : `the ${type} ${name}`;
+  return /\b(spacecraft|module|lander|orbiter|rover|probe|capsule|station|vehicle|microsat)\b/i.test(name)
+    ? `the ${name}`
+    : `the ${type} ${name}`;
 }
 
 /** The subject form of a spacecraft name ("The Juno spacecraft", "Curiosity"). */

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { SourceNode } from '../contract/search.js';
-import { INDEX_LABEL_NOTE, searchToolDescription } from '../embeddings/vector-search.js';
+import { INDEX_LABEL_NOTE, searchToolDescription } from '../vector-index/vector-search.js';
 import { formatReadQueryResult, runReadQuery } from '../graph/read-query.js';
 import { defineTool, type AgentTool } from './tools.js';
 
@@ -61,7 +61,12 @@ const graphQuery = defineTool({
     'Pass user-supplied values as parameters ($name) rather than pasting them into the query. A database error comes back as "Tool error: …": fix the query and try again. ' +
     INDEX_LABEL_NOTE,
   schema: z.object({
-    cypher_query: z.string().min(1).describe('One Cypher statement, e.g. "MATCH (p:Person)-[:KNOWS]->(f) RETURN p.name, count(f) AS friends ORDER BY friends DESC LIMIT 10".'),
+    cypher_query: z
+      .string()
+      .min(1)
+      .describe(
+        'One Cypher statement, e.g. "MATCH (p:Person)-[:KNOWS]->(f) RETURN p.name, count(f) AS friends ORDER BY friends DESC LIMIT 10".',
+      ),
     parameters: z.record(z.string(), z.unknown()).optional().describe('Values for $parameters used in the query, e.g. {"name": "Ada"}.'),
   }),
   async run({ cypher_query, parameters }, ctx) {

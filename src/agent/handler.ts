@@ -8,7 +8,7 @@ import type { ChatCompletionMessageParam } from 'openai/resources/chat/completio
 import type { RouteHandler } from '../chat/types.js';
 import type { Config } from '../config.js';
 import type { SourceNode } from '../contract/search.js';
-import type { VectorSearcher } from '../embeddings/types.js';
+import type { VectorSearcher } from '../vector-index/types.js';
 import type { GraphStore } from '../graph/driver.js';
 import { readQueryLimits } from '../graph/read-query.js';
 import type { SkeletonCache } from '../graph/skeleton-cache.js';

@@ -8,11 +8,7 @@
  * default); a fourth 429 or any other model error fails the job.
  */
 import type OpenAI from 'openai';
-import type {
-  ChatCompletion,
-  ChatCompletionMessageFunctionToolCall,
-  ChatCompletionMessageParam,
-} from 'openai/resources/chat/completions';
+import type { ChatCompletion, ChatCompletionMessageFunctionToolCall, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { JobEvent, TokenUsage } from '../contract/chat.js';
 import { addUsage, usageOf } from '../llm/usage.js';
 import type { LlmTarget } from '../llm/types.js';

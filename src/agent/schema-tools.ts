@@ -40,7 +40,9 @@ const overview = defineTool({
   description:
     'Overview of the whole graph: node labels with counts and main properties, and relationship patterns (:A)-[:TYPE]->(:B) with counts, largest first, bounded in size. ' +
     'The system prompt may already contain it; call this when it is missing or with refresh=true after you suspect it is outdated.',
-  schema: z.object({ refresh: z.boolean().optional().describe('Recompute from the database instead of using the cached overview (default false).') }),
+  schema: z.object({
+    refresh: z.boolean().optional().describe('Recompute from the database instead of using the cached overview (default false).'),
+  }),
   async run({ refresh }, ctx) {
     const text = refresh ? await ctx.skeleton.refresh(ctx.database) : ((await ctx.skeleton.current(ctx.database, 30_000)) ?? '');
     if (!text) throw new ToolError('the graph overview could not be computed; the graph database may be unavailable');
@@ -50,7 +52,8 @@ const overview = defineTool({
 
 const nodeLabels = defineTool({
   name: 'get_node_labels',
-  description: 'All node labels of the graph with their node counts, largest first. Use the exact spelling in Cypher (labels are case-sensitive).',
+  description:
+    'All node labels of the graph with their node counts, largest first. Use the exact spelling in Cypher (labels are case-sensitive).',
   schema: z.object({}),
   async run(_args, ctx) {
     const { labels } = await graphCounts(ctx.graph, ctx.database, { timeoutMs: ctx.limits.timeoutMs });
@@ -100,11 +103,19 @@ const patterns = defineTool({
     const { types } = await graphCounts(ctx.graph, ctx.database, opts);
     const chosen = type ? types.filter((t) => t.type === type) : types.slice(0, 60);
     if (type && !chosen.length) {
-      throw new ToolError(`no relationship type "${type}" in graph "${ctx.database}"; known types: ${types.slice(0, 30).map((t) => t.type).join(', ') || '(none)'}`);
+      throw new ToolError(
+        `no relationship type "${type}" in graph "${ctx.database}"; known types: ${
+          types
+            .slice(0, 30)
+            .map((t) => t.type)
+            .join(', ') || '(none)'
+        }`,
+      );
     }
     const lines: string[] = [];
     for (const t of chosen) {
-      for (const p of await typePatterns(ctx.graph, ctx.database, t, opts)) lines.push(`${formatPattern(p)} ${p.estimated ? '~' : ''}${p.count}`);
+      for (const p of await typePatterns(ctx.graph, ctx.database, t, opts))
+        lines.push(`${formatPattern(p)} ${p.estimated ? '~' : ''}${p.count}`);
     }
     let text = lines.slice(0, 200).join('\n') || '(no relationships)';
     if (lines.length > 200) text += `\n(${lines.length - 200} more patterns not shown)`;

@@ -6,7 +6,7 @@
 import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
 import { z } from 'zod';
 import type { SourceNode } from '../contract/search.js';
-import type { VectorSearcher } from '../embeddings/types.js';
+import type { VectorSearcher } from '../vector-index/types.js';
 import type { GraphStore } from '../graph/driver.js';
 import type { ReadQueryLimits } from '../graph/read-query.js';
 import type { SkeletonCache } from '../graph/skeleton-cache.js';
@@ -92,12 +92,7 @@ function errorText(err: unknown): string {
 }
 
 /** Parses the raw JSON arguments, validates them and runs the tool; failures become `Tool error: …`. */
-export async function runTool(
-  tools: readonly AgentTool[],
-  name: string,
-  rawArgs: string,
-  ctx: ToolContext,
-): Promise<ToolCallResult> {
+export async function runTool(tools: readonly AgentTool[], name: string, rawArgs: string, ctx: ToolContext): Promise<ToolCallResult> {
   let args: unknown;
   const fail = (err: unknown): ToolCallResult => {
     const text = errorText(err);

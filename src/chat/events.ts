@@ -82,7 +82,10 @@ function createHub(kv: KvStore): JobEventHub {
     async subscribe(jobId, listener, onShutdown) {
       const channel = keys.jobLive(jobId);
       let set = byChannel.get(channel);
-      if (!set) byChannel.set(channel, (set = new Set()));
+      if (!set) {
+        set = new Set();
+        byChannel.set(channel, set);
+      }
       set.add(listener);
       if (onShutdown) closers.add(onShutdown);
       const remove = () => {

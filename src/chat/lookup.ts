@@ -4,7 +4,7 @@
  * for the answer.
  */
 import type { Neighbor, SourceNode } from '../contract/search.js';
-import type { VectorSearcher } from '../embeddings/types.js';
+import type { VectorSearcher } from '../vector-index/types.js';
 import type { RouteHandler } from './types.js';
 
 /** Options of {@link createLookupHandler}. */
@@ -23,7 +23,10 @@ export const NO_RESULTS = 'No matching nodes were found in the graph.';
 
 /** Escapes characters that would make graph data into Markdown links, emphasis or HTML. */
 function inlineText(text: string): string {
-  return text.replace(/\s+/g, ' ').trim().replace(/[\\`*_[\]<>#|~!]/g, '\\$&');
+  return text
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[\\`*_[\]<>#|~!]/g, '\\$&');
 }
 
 /**
@@ -62,7 +65,13 @@ export function formatLookup(nodes: SourceNode[]): string {
 /** The lookup handler over a vector searcher. */
 export function createLookupHandler(opts: LookupOptions): RouteHandler {
   return async (input) => {
-    const sources = await opts.search.search({ query: input.question, graph: input.graph, model: opts.model, topK: opts.topK, neighbors: opts.neighbors ?? 0 });
+    const sources = await opts.search.search({
+      query: input.question,
+      graph: input.graph,
+      model: opts.model,
+      topK: opts.topK,
+      neighbors: opts.neighbors ?? 0,
+    });
     return { answer: formatLookup(sources), sources, token_usage: null };
   };
 }

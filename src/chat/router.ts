@@ -105,7 +105,7 @@ export async function classify(target: LlmTarget, question: string, history: Mes
       delayMs: opts.retryDelayMs,
       signal: opts.signal,
     });
-  let completion;
+  let completion: Awaited<ReturnType<typeof call>>;
   try {
     completion = await call({
       ...base,

@@ -43,7 +43,8 @@ export function describeJobError(err: unknown): string {
   const e = err as { status?: unknown; message?: unknown; name?: unknown } | null;
   const message = typeof e?.message === 'string' && e.message ? e.message : String(err);
   if (typeof e?.status === 'number') return `the language model answered HTTP ${e.status}: ${message}`;
-  if (e?.name === 'APIConnectionError' || e?.name === 'APIConnectionTimeoutError') return `the language model could not be reached: ${message}`;
+  if (e?.name === 'APIConnectionError' || e?.name === 'APIConnectionTimeoutError')
+    return `the language model could not be reached: ${message}`;
   return message;
 }
 

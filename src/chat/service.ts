@@ -12,7 +12,12 @@ import { createChatWorker, type ChatWorker } from './worker.js';
 /** The worker's route handlers: lookup (vector search as Markdown) and the tool-calling agent. */
 export function createChatHandlers(deps: AppDeps): ChatHandlers {
   return {
-    lookup: createLookupHandler({ search: deps.search, model: deps.config.EMBEDDING_MODEL, topK: deps.config.VECTOR_SEARCH_TOP_K, neighbors: deps.config.SEARCH_NEIGHBORS }),
+    lookup: createLookupHandler({
+      search: deps.search,
+      model: deps.config.EMBEDDING_MODEL,
+      topK: deps.config.VECTOR_SEARCH_TOP_K,
+      neighbors: deps.config.SEARCH_NEIGHBORS,
+    }),
     agent: createAgentHandler({ graph: deps.graph, search: deps.search, skeleton: deps.skeleton, config: deps.config, log: deps.log }),
   };
 }

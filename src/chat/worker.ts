@@ -155,7 +155,7 @@ export function createChatWorker(opts: ChatWorkerOptions): ChatWorker {
       log.info('chat worker started', { concurrency: config.WORKER_CONCURRENCY });
     },
     stop() {
-      return (stopped ??= (async () => {
+      stopped ??= (async () => {
         stopping = true;
         wake();
         // Unblocks the pending BLMOVE; a job moved at that instant is reclaimed below.
@@ -180,7 +180,8 @@ export function createChatWorker(opts: ChatWorkerOptions): ChatWorker {
           log.warn('could not release jobs at shutdown', { error: err });
         }
         log.info('chat worker stopped');
-      })());
+      })();
+      return stopped;
     },
   };
 }

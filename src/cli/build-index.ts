@@ -8,29 +8,33 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
 import { createEmbeddersFromConfig } from '../embeddings/embedders.js';
-import { buildVectorIndex } from '../embeddings/index-build.js';
+import { buildVectorIndex } from '../vector-index/index-build.js';
 import { AppError, toAppError } from '../errors.js';
 import { createGraphStore } from '../graph/driver.js';
 import { createLogger } from '../lib/log.js';
 import { createKvStore } from '../store/redis.js';
-import type { Command } from './main.js';
+import type { Command } from './command.js';
 import { createProgressPrinter } from './progress.js';
 
-const USAGE = 'usage: scripts/build-index [--graph <name>] [--model <name>] [--batch-size <n>]  (env: TEXT_PROPERTY, GRAPHDB_*, KVSTORE_URL, DATA_DIR, MODELS_DIR)';
+const USAGE =
+  'usage: scripts/build-index [--graph <name>] [--model <name>] [--batch-size <n>]  (env: TEXT_PROPERTY, GRAPHDB_*, KVSTORE_URL, DATA_DIR, MODELS_DIR)';
+
+const parse = (args: string[]) =>
+  parseArgs({
+    args,
+    options: {
+      graph: { type: 'string' },
+      model: { type: 'string' },
+      'batch-size': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
 
 /** Runs one build; exit code 0 on success, 1 on a build failure, 2 on bad arguments. */
 export const buildIndexCommand: Command = async (args, env) => {
-  let values;
+  let values: ReturnType<typeof parse>['values'];
   try {
-    ({ values } = parseArgs({
-      args,
-      options: {
-        graph: { type: 'string' },
-        model: { type: 'string' },
-        'batch-size': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
+    ({ values } = parse(args));
   } catch (err) {
     console.error(`${(err as Error).message}\n${USAGE}`);
     return 2;

@@ -6,7 +6,7 @@ import { loadConfig } from '../config.js';
 import { createGraphStore } from '../graph/driver.js';
 import { loadSampleGraph, type SampleGraph } from '../graph/sample.js';
 import data from '../graph/sample-data.json' with { type: 'json' };
-import type { Command } from './main.js';
+import type { Command } from './command.js';
 
 /** Runs the loader and prints one line saying what happened. */
 export const loadSampleCommand: Command = async (args, env) => {

@@ -5,10 +5,8 @@
 // From config.ts, not server.ts: a CLI command should not load the whole app to print an error.
 import { describeStartError } from '../config.js';
 import { buildIndexCommand } from './build-index.js';
+import type { Command } from './command.js';
 import { loadSampleCommand } from './load-sample.js';
-
-/** A CLI command: receives its arguments and the environment, resolves to an exit code. */
-export type Command = (args: string[], env: Record<string, string | undefined>) => Promise<number>;
 
 const COMMANDS: Record<string, Command> = {
   'build-index': buildIndexCommand,

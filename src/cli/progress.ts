@@ -3,7 +3,7 @@
  * lines every few seconds otherwise (logs, CI, pipes). The ETA is estimated from source nodes
  * done, the only quantity whose total is known before the texts are chunked.
  */
-import type { BuildProgress } from '../embeddings/index-build.js';
+import type { BuildProgress } from '../vector-index/index-build.js';
 
 /** Options of {@link createProgressPrinter}. */
 export interface ProgressPrinterOptions {

@@ -97,9 +97,7 @@ export const MessageSchema = z
     content: z.string(),
     route: z.enum(ROUTES).nullable(),
     confidence: z.number().nullable(),
-    events: z
-      .array(JobEventSchema)
-      .describe("The job's events (routing, agent steps, job_done with sources); empty for user messages"),
+    events: z.array(JobEventSchema).describe("The job's events (routing, agent steps, job_done with sources); empty for user messages"),
   })
   .openapi('SessionMessage');
 

@@ -27,7 +27,10 @@ export type Neighbor = z.infer<typeof NeighborSchema>;
 /** A search hit; the same shape as chat `sources` items and MCP `vector_search` results. */
 export const SourceNodeSchema = z
   .object({
-    dbId: z.number().int().describe('Node identifier: its integer `dbId` property, else the database node id (in Cypher: `WHERE n.dbId = $id OR id(n) = $id`)'),
+    dbId: z
+      .number()
+      .int()
+      .describe('Node identifier: its integer `dbId` property, else the database node id (in Cypher: `WHERE n.dbId = $id OR id(n) = $id`)'),
     displayName: z.string().describe('`displayName`, else `name`, else `title`, else empty'),
     text: z.string().describe('The node text (the whole text, not the matching chunk)'),
     score: z

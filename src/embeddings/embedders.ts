@@ -8,7 +8,7 @@ import { AppError } from '../errors.js';
 import { DEFAULT_CHUNKING, type ChunkingOptions } from './chunking.js';
 import { detectModelKind, modelDir, nodeFileReader, type ModelFileReader } from './model-files.js';
 import { createOnnxEmbedder } from './onnx-embedder.js';
-import { MODEL_NAMES, findModel, type ModelEntry } from './registry.js';
+import { MODEL_NAMES, findModel, type ModelEntry } from '../contract/models.js';
 import { createServerEmbedder } from './server-embedder.js';
 import { createStaticEmbedder } from './static-embedder.js';
 import type { Embedder } from './types.js';

@@ -27,7 +27,10 @@ export const nodeFileReader: ModelFileReader = {
   },
   async exists(path) {
     const fs = await import('node:fs/promises');
-    return fs.stat(path).then((s) => s.isFile(), () => false);
+    return fs.stat(path).then(
+      (s) => s.isFile(),
+      () => false,
+    );
   },
 };
 

@@ -10,7 +10,7 @@ import type { InferenceSession, Tensor } from 'onnxruntime-node';
 import { AppError } from '../errors.js';
 import { chunkText, type ChunkingOptions } from './chunking.js';
 import { readJson, type ModelFileReader } from './model-files.js';
-import type { ModelEntry } from './registry.js';
+import type { ModelEntry } from '../contract/models.js';
 import { loadTokenizer } from './tokenizer.js';
 import type { Embedder, EmbedderStats } from './types.js';
 import { normalize } from '../lib/vector.js';
@@ -58,24 +58,29 @@ export async function createOnnxEmbedder(opts: OnnxEmbedderOptions): Promise<Emb
     const width = Math.max(1, ...batch.map((b) => b.length));
     const inputIds = new BigInt64Array(batch.length * width).fill(BigInt(padId));
     const mask = new BigInt64Array(batch.length * width);
-    batch.forEach((row, i) =>
+    batch.forEach((row, i) => {
       row.forEach((id, j) => {
         inputIds[i * width + j] = BigInt(id);
         mask[i * width + j] = 1n;
-      }),
-    );
+      });
+    });
     const dims = [batch.length, width];
     const feeds: Record<string, Tensor> = {
       input_ids: new ort.Tensor('int64', inputIds, dims),
       attention_mask: new ort.Tensor('int64', mask, dims),
     };
-    if (session.inputNames.includes('token_type_ids')) feeds.token_type_ids = new ort.Tensor('int64', new BigInt64Array(batch.length * width), dims);
+    if (session.inputNames.includes('token_type_ids'))
+      feeds.token_type_ids = new ort.Tensor('int64', new BigInt64Array(batch.length * width), dims);
     const out = await session.run(feeds);
     const t = out[pooledOut ?? tokenOut]!;
     const pooled = t.dims.length === 2;
     const hidden = Number(t.dims[t.dims.length - 1]);
     if (hidden !== entry.dimensions) {
-      throw new AppError(503, 'model-files-invalid', `${opts.onnxPath} outputs ${hidden} dimensions, the registry says ${entry.dimensions}`);
+      throw new AppError(
+        503,
+        'model-files-invalid',
+        `${opts.onnxPath} outputs ${hidden} dimensions, the registry says ${entry.dimensions}`,
+      );
     }
     const data = t.data as Float32Array;
     return batch.map((row, i) => {
@@ -111,7 +116,9 @@ export async function createOnnxEmbedder(opts: OnnxEmbedderOptions): Promise<Emb
       for (let i = 0; i < order.length; i += batchSize) {
         const idx = order.slice(i, i + batchSize);
         const vecs = await runBatch(idx.map((k) => encoded[k]!));
-        idx.forEach((k, j) => (out[k] = vecs[j]!));
+        idx.forEach((k, j) => {
+          out[k] = vecs[j]!;
+        });
       }
       stats.inferenceMs += performance.now() - t1;
       stats.texts += texts.length;

@@ -50,7 +50,10 @@ export function readTensor(bytes: Uint8Array, name: string): Tensor | null {
   let data: Float32Array | Int32Array;
   switch (e.dtype) {
     case 'F32':
-      data = at % 4 === 0 ? new Float32Array(bytes.buffer, at, count) : new Float32Array(bytes.slice(at - bytes.byteOffset, at - bytes.byteOffset + count * 4).buffer);
+      data =
+        at % 4 === 0
+          ? new Float32Array(bytes.buffer, at, count)
+          : new Float32Array(bytes.slice(at - bytes.byteOffset, at - bytes.byteOffset + count * 4).buffer);
       break;
     case 'F64':
       data = Float32Array.from({ length: count }, (_, i) => view.getFloat64(i * 8, true));

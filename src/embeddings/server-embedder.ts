@@ -11,7 +11,7 @@
 import { AppError } from '../errors.js';
 import { sleep as realSleep } from '../lib/timeout.js';
 import { chunkText, estimateTokens, type ChunkingOptions } from './chunking.js';
-import type { ModelEntry } from './registry.js';
+import type { ModelEntry } from '../contract/models.js';
 import type { Embedder, EmbedderStats } from './types.js';
 import { normalize } from '../lib/vector.js';
 
@@ -131,4 +131,3 @@ function countEstimate(text: string): number {
   for (const m of text.matchAll(/\S+/g)) n += estimateTokens(m[0]);
   return n;
 }
-

@@ -13,7 +13,7 @@
 import { AppError } from '../errors.js';
 import { chunkText, type ChunkingOptions } from './chunking.js';
 import { readJson, type ModelFileReader } from './model-files.js';
-import type { ModelEntry } from './registry.js';
+import type { ModelEntry } from '../contract/models.js';
 import { readTensor } from './safetensors.js';
 import { loadTokenizer, type TextTokenizer } from './tokenizer.js';
 import type { Embedder, EmbedderStats } from './types.js';
@@ -37,14 +37,18 @@ export type StaticEmbedder = Embedder & { dispose(): Promise<void> };
 export async function createStaticEmbedder(opts: StaticEmbedderOptions): Promise<StaticEmbedder> {
   const { entry, dir } = opts;
   const invalid = (why: string) =>
-    new AppError(503, 'model-files-invalid', `model files for "${entry.name}" under ${dir} are unusable: ${why}; run scripts/fetch-models ${entry.name}`);
+    new AppError(
+      503,
+      'model-files-invalid',
+      `model files for "${entry.name}" under ${dir} are unusable: ${why}; run scripts/fetch-models ${entry.name}`,
+    );
 
   const tok = await loadTokenizer(dir, opts.files);
   const config = (await readJson(opts.files, `${dir}/config.json`)) ?? {};
   const bytes = await opts.files.read(`${dir}/model.safetensors`);
   if (!bytes) throw invalid('model.safetensors is missing');
   const table = readTensor(bytes, 'embeddings');
-  if (!table || table.shape.length !== 2 || !(table.data instanceof Float32Array)) throw invalid('no 2-D "embeddings" tensor');
+  if (table?.shape.length !== 2 || !(table.data instanceof Float32Array)) throw invalid('no 2-D "embeddings" tensor');
   const [rows, dims] = table.shape as [number, number];
   if (dims !== entry.dimensions) throw invalid(`table has ${dims} dimensions, the registry says ${entry.dimensions}`);
   const weights = readTensor(bytes, 'weights')?.data;
@@ -114,7 +118,10 @@ export async function createStaticEmbedder(opts: StaticEmbedderOptions): Promise
 
 /** model2vec's `int(np.median([len(token) for token in tokens]))` (lengths in code points). */
 export function medianLength(tokens: TextTokenizer['tokens']): number {
-  const lens = tokens.filter((t) => t !== undefined).map((t) => Array.from(t).length).sort((a, b) => a - b);
+  const lens = tokens
+    .filter((t) => t !== undefined)
+    .map((t) => Array.from(t).length)
+    .sort((a, b) => a - b);
   if (!lens.length) return 1;
   const mid = lens.length >> 1;
   return Math.trunc(lens.length % 2 ? lens[mid]! : (lens[mid - 1]! + lens[mid]!) / 2);

@@ -35,7 +35,7 @@ const WHITESPACE_SPLITTERS = new Set(['BertPreTokenizer', 'Whitespace', 'Whitesp
 const WITHIN_WORD_SPLITTERS = new Set(['Punctuation', 'Digits']);
 
 type Json = Record<string, unknown> | null | undefined;
-const steps = (c: Json): Json[] => (c?.type === 'Sequence' ? ((c.normalizers ?? c.pretokenizers) as Json[]) ?? [] : [c]);
+const steps = (c: Json): Json[] => (c?.type === 'Sequence' ? (((c.normalizers ?? c.pretokenizers) as Json[]) ?? []) : [c]);
 
 /**
  * True when tokenising word by word gives the same ids as tokenising the whole text: the

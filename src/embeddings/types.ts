@@ -1,5 +1,4 @@
-/** The retrieval seams: an embedding model and the search every caller uses. */
-import type { RetrievalMode, SourceNode } from '../contract/search.js';
+/** The seam every embedding model implements. */
 
 /** One loaded embedding model. */
 export interface Embedder {
@@ -30,25 +29,4 @@ export interface EmbedderStats {
   tokenizeMs: number;
   /** Milliseconds spent computing vectors (table gather, ONNX run, or the server round trip). */
   inferenceMs: number;
-}
-
-/** A search request. */
-export interface SearchRequest {
-  query: string;
-  graph: string;
-  model: string;
-  topK: number;
-  /** Default `RETRIEVAL_MODE` (the HTTP route passes its own default, `vector`). */
-  mode?: RetrievalMode;
-  /** Neighbours to attach per result (0 or absent: none). */
-  neighbors?: number;
-}
-
-/** Vector search over a built index: top-k source nodes, one per node. */
-export interface VectorSearcher {
-  /**
-   * @throws AppError 404 when no index exists for that graph and model, 422 for an unknown
-   * model, 503 when the graph database is down.
-   */
-  search(req: SearchRequest): Promise<SourceNode[]>;
 }

@@ -187,7 +187,7 @@ CALL {${FULLTEXT_HITS}
 }
 UNWIND [x IN vector | {nodeId: x.nodeId, s: $alpha * x.score / vtop}]
   + [x IN fulltext | {nodeId: x.nodeId, s: (1 - $alpha) * x.score / ftop}] AS hit
-WITH hit.nodeId AS nodeId, sum(hit.s) AS score` + RANKED_NODES;
+WITH hit.nodeId AS nodeId, sum(hit.s) AS score${RANKED_NODES}`;
 
 /** State and analyzer of a full-text index by name (no rows when it does not exist). */
 export const FULLTEXT_INDEX_STATE = `

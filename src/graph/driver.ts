@@ -19,10 +19,7 @@ export interface GraphStore {
 }
 
 /** Options of {@link createGraphStore}; connection settings come from config. */
-export type GraphStoreOptions = Pick<
-  Config,
-  'GRAPHDB_URL' | 'GRAPHDB_PORT' | 'GRAPHDB_GRAPH' | 'GRAPHDB_USER' | 'GRAPHDB_PASSWORD'
->;
+export type GraphStoreOptions = Pick<Config, 'GRAPHDB_URL' | 'GRAPHDB_PORT' | 'GRAPHDB_GRAPH' | 'GRAPHDB_USER' | 'GRAPHDB_PASSWORD'>;
 
 /** Bolt address from host and port; a host given as a URL keeps its scheme. */
 export function boltUrl(host: string, port: number): string {
@@ -35,9 +32,7 @@ export function boltUrl(host: string, port: number): string {
 
 /** Builds the driver. Connecting is lazy: a database that is down makes calls fail, not start-up. */
 export function createGraphStore(opts: GraphStoreOptions): GraphStore {
-  const auth = opts.GRAPHDB_USER
-    ? neo4j.auth.basic(opts.GRAPHDB_USER, opts.GRAPHDB_PASSWORD)
-    : undefined;
+  const auth = opts.GRAPHDB_USER ? neo4j.auth.basic(opts.GRAPHDB_USER, opts.GRAPHDB_PASSWORD) : undefined;
   // Short timeouts: a dead database must turn into a 503 quickly, never a hanging request.
   const driver = neo4j.driver(boltUrl(opts.GRAPHDB_URL, opts.GRAPHDB_PORT), auth, {
     connectionTimeout: 3_000,

@@ -72,9 +72,7 @@ function convert(value: unknown, o: Required<PlainJsonOptions>): Json {
   }
   if (ArrayBuffer.isView(value)) {
     const length = (value as unknown as { length?: number }).length ?? value.byteLength;
-    return value instanceof Uint8Array || value instanceof Int8Array
-      ? `<${value.byteLength} bytes>`
-      : vectorMarker(length);
+    return value instanceof Uint8Array || value instanceof Int8Array ? `<${value.byteLength} bytes>` : vectorMarker(length);
   }
   if (Array.isArray(value)) {
     if (value.length > o.maxVectorLength && value.every(isNumber)) return vectorMarker(value.length);

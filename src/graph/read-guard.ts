@@ -37,7 +37,8 @@ export const DENIED_PROCEDURES: readonly string[] = Object.freeze([
 ]);
 
 /** Plan operators refused even though the planner calls them reads. */
-const DENIED_OPERATORS = /^(LoadCSV|TerminateTransactions|AdministrationCommand|TransactionApply|TransactionForeach|Show(?!Indexes|Constraints|Procedures|Functions)\w*)$/;
+const DENIED_OPERATORS =
+  /^(LoadCSV|TerminateTransactions|AdministrationCommand|TransactionApply|TransactionForeach|Show(?!Indexes|Constraints|Procedures|Functions)\w*)$/;
 
 /** Statement prefixes we refuse with a hint instead of a confusing syntax error. */
 const DENIED_PREFIX = /^\s*(EXPLAIN|PROFILE)\b/i;
@@ -46,7 +47,10 @@ const TEXT_RULES: ReadonlyArray<[RegExp, string]> = [
   [/\bLOAD\s+CSV\b/i, 'LOAD CSV reads files and URLs outside the graph'],
   [/\bIN\s+TRANSACTIONS\b/i, 'CALL { … } IN TRANSACTIONS is not allowed'],
   [/(^|[\s;{}])USE\s+[A-Za-z_`]/i, 'USE (switching databases) is not allowed'],
-  [/\b(TERMINATE|SHOW)\s+(TRANSACTIONS?|SETTINGS?|USERS?|ROLES?|PRIVILEGES|SERVERS?|DATABASES?|ALIASES)\b/i, 'administration commands are not allowed'],
+  [
+    /\b(TERMINATE|SHOW)\s+(TRANSACTIONS?|SETTINGS?|USERS?|ROLES?|PRIVILEGES|SERVERS?|DATABASES?|ALIASES)\b/i,
+    'administration commands are not allowed',
+  ],
 ];
 
 /** A refusal; its message is shown to the model after `Tool error: `. */

@@ -88,8 +88,10 @@ const EXPLAIN = 'EXPLAIN ';
 function unprefix(message: string): string {
   if (!message.includes(`"${EXPLAIN}`)) return message;
   return message
-    .replace(/\(line 1, column (\d+) \(offset: (\d+)\)\)/, (_, col: string, off: string) =>
-      `(line 1, column ${Math.max(1, Number(col) - EXPLAIN.length)} (offset: ${Math.max(0, Number(off) - EXPLAIN.length)}))`,
+    .replace(
+      /\(line 1, column (\d+) \(offset: (\d+)\)\)/,
+      (_, col: string, off: string) =>
+        `(line 1, column ${Math.max(1, Number(col) - EXPLAIN.length)} (offset: ${Math.max(0, Number(off) - EXPLAIN.length)}))`,
     )
     .replace(`"${EXPLAIN}`, '"')
     .replace(new RegExp(`\\n {${EXPLAIN.length}}( *\\^)`), '\n$1');
@@ -163,7 +165,9 @@ export async function runReadQuery(
           totalRows: total,
           totalIsExact: exact,
           truncated,
-          ...(truncated ? { note: `showing ${kept.length} of ${of} rows (${why}); aggregate or add LIMIT/ORDER BY to see what matters` } : {}),
+          ...(truncated
+            ? { note: `showing ${kept.length} of ${of} rows (${why}); aggregate or add LIMIT/ORDER BY to see what matters` }
+            : {}),
         };
       }, txConfig);
     } finally {

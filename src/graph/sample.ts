@@ -28,8 +28,16 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * lander): without this list, 1538 would be stored as INTEGER and 1538.5 as FLOAT.
  */
 const FLOAT_PROPERTIES = [
-  'massKg', 'radiusKm', 'orbitalPeriodDays', 'semiMajorAxisKm', 'latitude', 'longitude',
-  'budgetBillionUsd', 'powerW', 'durationDays', 'evaHours',
+  'massKg',
+  'radiusKm',
+  'orbitalPeriodDays',
+  'semiMajorAxisKm',
+  'latitude',
+  'longitude',
+  'budgetBillionUsd',
+  'powerW',
+  'durationDays',
+  'evaHours',
 ];
 
 function quote(name: string): string {
@@ -62,7 +70,10 @@ function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
   const groups = new Map<string, T[]>();
   for (const item of items) {
     const k = key(item);
-    groups.set(k, groups.get(k) ?? []).get(k)?.push(item);
+    groups
+      .set(k, groups.get(k) ?? [])
+      .get(k)
+      ?.push(item);
   }
   return groups;
 }
@@ -98,12 +109,14 @@ export async function loadSampleGraph(
       return label;
     };
     const rels = data.relationships.map((r) => ({ ...r, fromLabel: endpoint(r.from), toLabel: endpoint(r.to) }));
-    rels.forEach((r) => quote(r.type));
+    for (const r of rels) quote(r.type);
 
     // Uniqueness constraints first: they back the MERGE lookups with an index and make
     // concurrent loads safe. Schema changes cannot share a transaction with writes.
     for (const label of new Set(primary.values())) {
-      await session.run(`CREATE CONSTRAINT ${quote(`sample_dbId_${label}`)} IF NOT EXISTS FOR (n:${quote(label)}) REQUIRE n.dbId IS UNIQUE`);
+      await session.run(
+        `CREATE CONSTRAINT ${quote(`sample_dbId_${label}`)} IF NOT EXISTS FOR (n:${quote(label)}) REQUIRE n.dbId IS UNIQUE`,
+      );
     }
 
     const runBatches = async (query: string, rows: Record<string, unknown>[]): Promise<number> => {
@@ -123,7 +136,10 @@ export async function loadSampleGraph(
       if (first === undefined) continue;
       const extra = rest.map((l) => `, n:${quote(l)}`).join('');
       const query = `UNWIND $rows AS row MERGE (n:${quote(first)} {dbId: row.dbId}) SET n += row.props${extra} RETURN count(n) AS c`;
-      nodes += await runBatches(query, group.map((n) => ({ dbId: neo4j.int(n.properties.dbId as number), props: typed(n.properties, nodeFloats) })));
+      nodes += await runBatches(
+        query,
+        group.map((n) => ({ dbId: neo4j.int(n.properties.dbId as number), props: typed(n.properties, nodeFloats) })),
+      );
     }
 
     // One relationship per (type, from, to): MERGE on exactly that, then refresh its properties.

@@ -172,9 +172,7 @@ RETURN labels(a) AS from, labels(b) AS to, count(*) AS c`;
     p.count += Number(r.c);
     merged.set(key, p);
   }
-  return [...merged.values()]
-    .map((p) => ({ ...p, count: Math.round(p.count * scale) }))
-    .sort((a, b) => b.count - a.count);
+  return [...merged.values()].map((p) => ({ ...p, count: Math.round(p.count * scale) })).sort((a, b) => b.count - a.count);
 }
 
 /** Up to `limit` nodes of a label as plain JSON (vectors omitted, long strings cut). */

@@ -55,8 +55,7 @@ export function createSkeletonCache(opts: SkeletonCacheOptions): SkeletonCache {
     return p;
   };
 
-  const background = (graph: string) =>
-    refresh(graph).catch((err) => opts.log?.warn('skeleton refresh failed', { graph, error: err }));
+  const background = (graph: string) => refresh(graph).catch((err) => opts.log?.warn('skeleton refresh failed', { graph, error: err }));
 
   return {
     refresh,

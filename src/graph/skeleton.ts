@@ -7,15 +7,7 @@
  * blocking and refreshes it when it gets old.
  */
 import type { GraphStore } from './driver.js';
-import {
-  formatPattern,
-  graphCounts,
-  labelProperties,
-  typePatterns,
-  type LabelCount,
-  type Pattern,
-  type PropertyInfo,
-} from './schema.js';
+import { formatPattern, graphCounts, labelProperties, typePatterns, type LabelCount, type Pattern, type PropertyInfo } from './schema.js';
 
 /** The raw material of a skeleton. */
 export interface SkeletonData {
@@ -59,9 +51,7 @@ export async function computeSkeleton(graph: GraphStore, database: string, opts:
   for (const l of labels.slice(0, opts.detailedLabels ?? 40)) {
     properties.set(l.label, (await labelProperties(graph, database, l.label, opts)).properties);
   }
-  const relationshipCount = opts.labelFilter
-    ? patterns.reduce((n, p) => n + p.count, 0)
-    : counts.types.reduce((n, t) => n + t.count, 0);
+  const relationshipCount = opts.labelFilter ? patterns.reduce((n, p) => n + p.count, 0) : counts.types.reduce((n, t) => n + t.count, 0);
   return { database, labels, patterns, relationshipCount, properties };
 }
 
@@ -118,7 +108,13 @@ export function formatSkeleton(data: SkeletonData, maxChars = DEFAULT_SKELETON_C
   const restLabels = data.labels.slice(labelLines.length);
   if (restLabels.length) {
     const nodes = restLabels.reduce((n, l) => n + l.count, 0);
-    out.push(tailLine(`- … ${restLabels.length} more labels (${num(nodes)} nodes): `, restLabels.map((l) => l.label), TAIL));
+    out.push(
+      tailLine(
+        `- … ${restLabels.length} more labels (${num(nodes)} nodes): `,
+        restLabels.map((l) => l.label),
+        TAIL,
+      ),
+    );
   }
   out.push('Relationship patterns (count; ~ = estimated from a sample):', ...patternLines);
   const restPatterns = data.patterns.slice(patternLines.length);

@@ -9,13 +9,13 @@ export interface RouteEntry {
   path: string;
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** One Hono path segment (`users`, `:id`, `:file{a|b}`, `*`) as a regular expression. */
 function segmentPattern(segment: string): string {
   if (segment === '*') return '.*';
   const param = /^:\w+(?:\{(.+)\})?(\?)?$/.exec(segment);
-  if (!param) return escape(segment);
+  if (!param) return escapeRegExp(segment);
   return `(?:${param[1] ?? '[^/]+'})${param[2] ?? ''}`;
 }
 

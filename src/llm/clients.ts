@@ -38,12 +38,9 @@ export interface LlmClientsOptions {
 
 /** The error a request gets when it asks for `hosted` and the server has no key for it. */
 export function hostedKeyMissing(header: string): AppError {
-  return new AppError(
-    422,
-    'validation',
-    `${header}: the hosted provider is not configured on this server (HOSTED_LLM_API_KEY is empty)`,
-    { errors: [{ path: `header.${header}`, message: 'hosted provider has no API key configured' }] },
-  );
+  return new AppError(422, 'validation', `${header}: the hosted provider is not configured on this server (HOSTED_LLM_API_KEY is empty)`, {
+    errors: [{ path: `header.${header}`, message: 'hosted provider has no API key configured' }],
+  });
 }
 
 /** Builds one `openai` client per provider from config. */

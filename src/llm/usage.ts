@@ -9,9 +9,7 @@ export function addUsage(a: TokenUsage | null, b: TokenUsage | null): TokenUsage
 }
 
 /** The usage a chat completion reports, as TokenUsage; null when it reports none. */
-export function usageOf(completion: {
-  usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
-}): TokenUsage | null {
+export function usageOf(completion: { usage?: { prompt_tokens?: number; completion_tokens?: number } | null }): TokenUsage | null {
   const u = completion.usage;
   return u ? { input_tokens: u.prompt_tokens ?? 0, output_tokens: u.completion_tokens ?? 0 } : null;
 }

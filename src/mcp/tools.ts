@@ -10,7 +10,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { SourceNodeSchema } from '../contract/search.js';
 import type { AppDeps } from '../deps.js';
-import { INDEX_LABEL_NOTE, MAX_TOP_K, searchToolDescription } from '../embeddings/vector-search.js';
+import { INDEX_LABEL_NOTE, MAX_TOP_K, searchToolDescription } from '../vector-index/vector-search.js';
 import { isDependencyDown, toAppError } from '../errors.js';
 import { ReadQueryError, readQueryLimits, runReadQuery } from '../graph/read-query.js';
 
@@ -25,7 +25,9 @@ const VectorSearchOutput = {
 
 const GraphQueryOutput = {
   columns: z.array(z.string()),
-  rows: z.array(z.record(z.string(), z.unknown())).describe('One object per row, keyed by column; nodes and relationships as plain objects'),
+  rows: z
+    .array(z.record(z.string(), z.unknown()))
+    .describe('One object per row, keyed by column; nodes and relationships as plain objects'),
   totalRows: z.number().int().describe('Rows the query produced (a lower bound when totalIsExact is false)'),
   totalIsExact: z.boolean(),
   truncated: z.boolean().describe('True when fewer rows are returned than the query produced'),
@@ -52,11 +54,7 @@ function describeFailure(deps: McpToolDeps, tool: string, err: unknown): string 
 }
 
 /** Runs a tool body; any failure becomes an `isError` result with the message a caller can act on. */
-async function guarded(
-  deps: McpToolDeps,
-  tool: string,
-  run: () => Promise<CallToolResult>,
-): Promise<CallToolResult> {
+async function guarded(deps: McpToolDeps, tool: string, run: () => Promise<CallToolResult>): Promise<CallToolResult> {
   const started = performance.now();
   try {
     const result = await run();
@@ -124,9 +122,14 @@ export function registerGraphTools(server: McpServer, deps: McpToolDeps): void {
         cypher_query: z
           .string()
           .min(1)
-          .describe('One Cypher statement, e.g. "MATCH (p:Person)-[:KNOWS]->(f) RETURN p.name, count(f) AS friends ORDER BY friends DESC LIMIT 10".'),
+          .describe(
+            'One Cypher statement, e.g. "MATCH (p:Person)-[:KNOWS]->(f) RETURN p.name, count(f) AS friends ORDER BY friends DESC LIMIT 10".',
+          ),
         graph_name: graphName,
-        parameters: z.record(z.string(), z.unknown()).optional().describe('Values for $parameters used in the query, e.g. {"name": "Ada"}.'),
+        parameters: z
+          .record(z.string(), z.unknown())
+          .optional()
+          .describe('Values for $parameters used in the query, e.g. {"name": "Ada"}.'),
       },
       outputSchema: GraphQueryOutput,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },

@@ -78,7 +78,14 @@ export function chatJobRoutes(deps: AppDeps) {
     .openapi(streamRoute, async (c) => {
       const { job_id } = c.req.valid('param');
       const afterSeq = parseLastEventId(c.req.valid('header')['last-event-id'] ?? c.req.valid('query').last_event_id);
-      const stream = await openJobEventStream({ jobs, hub, jobId: job_id, afterSeq, pingMs: deps.config.SSE_PING_MS, signal: c.req.raw.signal });
+      const stream = await openJobEventStream({
+        jobs,
+        hub,
+        jobId: job_id,
+        afterSeq,
+        pingMs: deps.config.SSE_PING_MS,
+        signal: c.req.raw.signal,
+      });
       if (!stream) throw notFound(job_id);
       return new Response(stream, {
         status: 200,

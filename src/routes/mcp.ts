@@ -10,7 +10,12 @@ import { createMcpHandler, jsonRpcError } from '../mcp/http.js';
 import { createRouter } from './openapi.js';
 
 const JsonRpcSchema = z
-  .object({ jsonrpc: z.literal('2.0'), id: z.union([z.string(), z.number()]).optional(), method: z.string(), params: z.unknown().optional() })
+  .object({
+    jsonrpc: z.literal('2.0'),
+    id: z.union([z.string(), z.number()]).optional(),
+    method: z.string(),
+    params: z.unknown().optional(),
+  })
   .openapi('JsonRpcMessage');
 
 const DESCRIPTION =

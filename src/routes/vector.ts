@@ -1,9 +1,9 @@
 /** `POST /vector/search`: the graph nodes that best match a query, one entry per node. */
 import { createRoute, z } from '@hono/zod-openapi';
 import type { AppDeps } from '../deps.js';
-import { MODEL_NAMES } from '../embeddings/registry.js';
+import { MODEL_NAMES } from '../contract/models.js';
 import { RETRIEVAL_MODES, SourceNodeSchema } from '../contract/search.js';
-import { MAX_TOP_K } from '../embeddings/vector-search.js';
+import { MAX_TOP_K } from '../vector-index/vector-search.js';
 import { BODY_PROBLEMS, createRouter, problem } from './openapi.js';
 
 /** Most neighbours a request may ask for per result. */
@@ -16,11 +16,14 @@ export function vectorRoutes(deps: AppDeps) {
       query: z.string().min(1).openapi({ example: 'glycolysis enzymes' }),
       graph_name: z.string().min(1).openapi({ example: 'neo4j' }),
       // Checked against the registry by the searcher (422 naming the valid models); listed here for clients.
-      model: z.string().min(1).openapi({
-        enum: [...MODEL_NAMES],
-        example: 'minishlab/potion-base-32M',
-        description: `Model the index was built with; one of: ${MODEL_NAMES.join(', ')}`,
-      }),
+      model: z
+        .string()
+        .min(1)
+        .openapi({
+          enum: [...MODEL_NAMES],
+          example: 'minishlab/potion-base-32M',
+          description: `Model the index was built with; one of: ${MODEL_NAMES.join(', ')}`,
+        }),
       top_k: z
         .number()
         .int()
@@ -28,12 +31,15 @@ export function vectorRoutes(deps: AppDeps) {
         .max(MAX_TOP_K)
         .default(deps.config.VECTOR_SEARCH_TOP_K)
         .openapi({ description: `Results wanted, 1..${MAX_TOP_K} (default VECTOR_SEARCH_TOP_K)` }),
-      mode: z.enum(RETRIEVAL_MODES).default('vector').openapi({
-        description:
-          '`vector` (default): similarity of meaning (embeddings). `fulltext`: keyword match (Lucene BM25 over the same ' +
-          'chunks, node names included); a query without a single word is searched as `vector`. `hybrid`: both, fused ' +
-          'per node (weighted sum of normalised scores) — finds exact names and rare words as well as paraphrases.',
-      }),
+      mode: z
+        .enum(RETRIEVAL_MODES)
+        .default('vector')
+        .openapi({
+          description:
+            '`vector` (default): similarity of meaning (embeddings). `fulltext`: keyword match (Lucene BM25 over the same ' +
+            'chunks, node names included); a query without a single word is searched as `vector`. `hybrid`: both, fused ' +
+            'per node (weighted sum of normalised scores) — finds exact names and rare words as well as paraphrases.',
+        }),
       neighbors: z
         .number()
         .int()

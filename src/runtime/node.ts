@@ -31,7 +31,11 @@ try {
     env: process.env,
     serve: nodeServe,
     runtime: 'node',
-    assets: (path) => readFile(new URL(path, PUBLIC)).then((b) => new Uint8Array(b), () => null),
+    assets: (path) =>
+      readFile(new URL(path, PUBLIC)).then(
+        (b) => new Uint8Array(b),
+        () => null,
+      ),
   });
   const onSignal = () => void service.stop().then(() => process.exit(0));
   process.once('SIGTERM', onSignal);

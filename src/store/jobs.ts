@@ -51,9 +51,7 @@ export interface SeqEvent {
 }
 
 /** How a job ended. */
-export type JobOutcome =
-  | { status: 'done'; result: ChatResponse; user: Message; assistant: Message }
-  | { status: 'error'; error: string };
+export type JobOutcome = { status: 'done'; result: ChatResponse; user: Message; assistant: Message } | { status: 'error'; error: string };
 
 /** Job storage. */
 export interface JobStore {
@@ -127,7 +125,17 @@ export function createJobStore(kv: KvStore): JobStore {
       const [sessionId, isNew] = (await SUBMIT(
         redis,
         [...keys.sessionAll(candidate || fresh), keys.session(fresh), keys.job(jobId), keys.queue()],
-        [candidate, fresh, job.userId ?? '', nowSeconds(), jobId, job.message, JSON.stringify(job.llm), LIFETIMES.jobSeconds, LIFETIMES.sessionSeconds],
+        [
+          candidate,
+          fresh,
+          job.userId ?? '',
+          nowSeconds(),
+          jobId,
+          job.message,
+          JSON.stringify(job.llm),
+          LIFETIMES.jobSeconds,
+          LIFETIMES.sessionSeconds,
+        ],
       )) as [string, string];
       return { jobId, sessionId, isNewSession: isNew === '1' };
     },

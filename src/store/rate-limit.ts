@@ -39,9 +39,7 @@ return {0, n + 1}
 );
 
 /** Outcome of {@link RateLimiter.admit}. */
-export type Admission =
-  | { ok: true; requests: number }
-  | { ok: false; limit: 'requests' | 'tokens'; retryAfterSeconds: number };
+export type Admission = { ok: true; requests: number } | { ok: false; limit: 'requests' | 'tokens'; retryAfterSeconds: number };
 
 /** The per-user limits. */
 export interface RateLimiter {
@@ -70,13 +68,11 @@ export function createRateLimiter(kv: KvStore, opts: RateLimiterOptions = {}): R
   return {
     async admit(userId) {
       const t = now();
-      const reply = (await ADMIT(kv.redis, [keys.rateRequests(userId), keys.rateTokens(userId)], [
-        t,
-        windowMs,
-        limits.requests,
-        limits.tokens,
-        `${t}:${rand()}`,
-      ])) as [number, number];
+      const reply = (await ADMIT(
+        kv.redis,
+        [keys.rateRequests(userId), keys.rateTokens(userId)],
+        [t, windowMs, limits.requests, limits.tokens, `${t}:${rand()}`],
+      )) as [number, number];
       const [code, value] = reply;
       if (code === 0) return { ok: true, requests: value };
       return {
@@ -89,7 +85,11 @@ export function createRateLimiter(kv: KvStore, opts: RateLimiterOptions = {}): R
       if (!(tokens > 0)) return;
       const t = now();
       const key = keys.rateTokens(userId);
-      await kv.redis.multi().zadd(key, t, `${t}:${rand()}:${Math.round(tokens)}`).pexpire(key, windowMs).exec();
+      await kv.redis
+        .multi()
+        .zadd(key, t, `${t}:${rand()}:${Math.round(tokens)}`)
+        .pexpire(key, windowMs)
+        .exec();
     },
   };
 }

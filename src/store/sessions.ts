@@ -51,7 +51,10 @@ const TITLE_CHARS = 60;
  */
 export function sessionName(session: Pick<ChatSession, 'name' | 'messages'>): string {
   if (session.name) return session.name;
-  const first = session.messages.find((m) => m.role === 'user')?.content.replace(/\s+/g, ' ').trim();
+  const first = session.messages
+    .find((m) => m.role === 'user')
+    ?.content.replace(/\s+/g, ' ')
+    .trim();
   if (!first) return 'New chat';
   return first.length <= TITLE_CHARS ? first : `${first.slice(0, TITLE_CHARS - 1).trimEnd()}…`;
 }
@@ -75,7 +78,7 @@ export function createSessionStore(kv: KvStore): SessionStore {
         if (err) throw err;
         return v;
       }) as [Record<string, string>, string[], string[]];
-      if (!h || !h.session_id) return null;
+      if (!h?.session_id) return null;
       return {
         session_id: h.session_id,
         user_id: h.user_id || null,
@@ -100,7 +103,9 @@ export function createSessionStore(kv: KvStore): SessionStore {
       const exists = await redis.pipeline(ids.map((id) => ['exists', keys.session(id)])).exec();
       const live: string[] = [];
       const dead: string[] = [];
-      ids.forEach((id, i) => (exists?.[i]?.[1] === 1 ? live : dead).push(id));
+      ids.forEach((id, i) => {
+        (exists?.[i]?.[1] === 1 ? live : dead).push(id);
+      });
       if (dead.length) {
         const listKey = keys.userSessions(userId);
         await redis.pipeline(dead.map((id) => ['lrem', listKey, '0', id])).exec();

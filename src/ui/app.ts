@@ -35,9 +35,7 @@ export function createUiApp(deps: UiAppDeps, api: ApiFetch, opts: UiAppOptions =
     for (const [k, v] of Object.entries(SECURITY_HEADERS)) c.res.headers.set(k, v);
   });
 
-  app.get('/', compress(), (c) =>
-    c.html(page, 200, { 'cache-control': 'no-cache' }),
-  );
+  app.get('/', compress(), (c) => c.html(page, 200, { 'cache-control': 'no-cache' }));
   app.get('/favicon.ico', (c) => c.body(null, 204));
   app.get('/ui/:file', compress(), async (c) => {
     const file = c.req.param('file');

@@ -31,7 +31,9 @@ const agentReplies: ScriptedReply[] = [];
 beforeAll(async () => {
   llm = await startLlmServer();
   llm.setDefault((req) =>
-    req.body?.model === ROUTER_MODEL ? routerReply(route.route, route.confidence) : (agentReplies.shift() ?? { content: 'Default agent answer.' }),
+    req.body?.model === ROUTER_MODEL
+      ? routerReply(route.route, route.confidence)
+      : (agentReplies.shift() ?? { content: 'Default agent answer.' }),
   );
   graph = await createGraphFixture([
     { name: 'Ada <img src=x onerror="window.__xss = 4">', text: HOSTILE_TEXT, question: ADA_Q },

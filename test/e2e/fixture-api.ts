@@ -48,7 +48,11 @@ export function createFixtureApi(anon = 'fixture-anon-id-0123456789'): FixtureAp
   let fail: { status: number; headers: Record<string, string> } | null = null;
 
   app.use(async (c, next) => {
-    seen.push({ method: c.req.method, path: c.req.path + (new URL(c.req.url).search || ''), headers: Object.fromEntries(c.req.raw.headers) });
+    seen.push({
+      method: c.req.method,
+      path: c.req.path + (new URL(c.req.url).search || ''),
+      headers: Object.fromEntries(c.req.raw.headers),
+    });
     await next();
   });
   const known = (c: { req: { header(n: string): string | undefined } }) => c.req.header('x-anon-id') === anon;
@@ -58,7 +62,14 @@ export function createFixtureApi(anon = 'fixture-anon-id-0123456789'): FixtureAp
     return c.redirect('http://localhost:8501/', 302);
   });
   app.get('/config', (c) =>
-    c.json({ llm_provider: 'local', router_provider: 'local', local_agent_model: 'qwen-agent', local_router_model: 'qwen-router', hosted_agent_model: 'big-hosted', hosted_router_model: 'small-hosted' }),
+    c.json({
+      llm_provider: 'local',
+      router_provider: 'local',
+      local_agent_model: 'qwen-agent',
+      local_router_model: 'qwen-router',
+      hosted_agent_model: 'big-hosted',
+      hosted_router_model: 'small-hosted',
+    }),
   );
   app.get('/chat/sessions', (c) => {
     if (c.req.query('anon_id') !== anon) return problem(401, 'unknown anonymous ID');

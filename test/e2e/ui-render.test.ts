@@ -50,7 +50,15 @@ function agentJob(answer = HOSTILE_ANSWER, cutAfter?: number): FixtureJob {
           answer,
           route_taken: 'agent',
           token_usage: { input_tokens: 10, output_tokens: 5 },
-          sources: [{ dbId: 7, displayName: '<b onmouseover="window.__xss=5">Ada</b>', text: '<script>window.__xss=6</script> Mathematician.', score: 0.9, labels: ['Person', 'E2eFixture'] }],
+          sources: [
+            {
+              dbId: 7,
+              displayName: '<b onmouseover="window.__xss=5">Ada</b>',
+              text: '<script>window.__xss=6</script> Mathematician.',
+              score: 0.9,
+              labels: ['Person', 'E2eFixture'],
+            },
+          ],
         },
       },
     ],
@@ -68,7 +76,14 @@ beforeAll(async () => {
   await buildUi({ outdir: `${OUT}/ui` });
   fixture = createFixtureApi(ANON);
   const ui = createUiApp(
-    { log: createLogger('silent'), assets: (p) => readFile(`${OUT}/${p}`).then((b) => new Uint8Array(b), () => null) },
+    {
+      log: createLogger('silent'),
+      assets: (p) =>
+        readFile(`${OUT}/${p}`).then(
+          (b) => new Uint8Array(b),
+          () => null,
+        ),
+    },
     (req) => fixture.app.fetch(req),
   );
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
@@ -226,7 +241,17 @@ describe('chat page against a scripted API', () => {
   });
 
   it('shows a failed job with a retry button', async () => {
-    fixture.jobs.splice(0, 1, { events: [{ type: 'routing_started', data: {} }, { type: 'job_error', data: { error: 'model server unavailable' } }] }, agentJob());
+    fixture.jobs.splice(
+      0,
+      1,
+      {
+        events: [
+          { type: 'routing_started', data: {} },
+          { type: 'job_error', data: { error: 'model server unavailable' } },
+        ],
+      },
+      agentJob(),
+    );
     await ready();
     await ask('fail please');
     await page.waitForSelector('.msg.assistant .error');

@@ -29,7 +29,10 @@ const PUBLIC = new URL('../../dist/public/', import.meta.url);
 
 /** Reads built static files (run `npm run build` first; `npm test` does). */
 export const testAssets = (path: string) =>
-  readFile(fileURLToPath(new URL(path, PUBLIC))).then((b) => new Uint8Array(b), () => null);
+  readFile(fileURLToPath(new URL(path, PUBLIC))).then(
+    (b) => new Uint8Array(b),
+    () => null,
+  );
 
 /** Test deps plus a cleanup that removes the test's Redis keys and closes the clients. */
 export interface TestDeps extends AppDeps {

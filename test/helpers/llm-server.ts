@@ -233,7 +233,11 @@ export async function startLlmServer(opts: LlmServerOptions = {}): Promise<LlmSe
         return { object: 'embedding', index, embedding };
       });
       const tokens = inputs.reduce((n, t) => n + String(t).split(/\s+/).filter(Boolean).length, 0);
-      return send(res, 200, JSON.stringify({ object: 'list', data, model: body?.model ?? 'scripted', usage: { prompt_tokens: tokens, total_tokens: tokens } }));
+      return send(
+        res,
+        200,
+        JSON.stringify({ object: 'list', data, model: body?.model ?? 'scripted', usage: { prompt_tokens: tokens, total_tokens: tokens } }),
+      );
     }
     if (path.endsWith('/models')) {
       return send(res, 200, JSON.stringify({ object: 'list', data: [{ id: 'scripted', object: 'model', owned_by: 'test' }] }));

@@ -21,7 +21,8 @@ let h: Harness;
 let agent: RouteHandler;
 
 const db = (cypher: string) => h.deps.graph.driver.executeQuery(cypher, {}, { database: 'neo4j' });
-const toolMessages = (req: RecordedRequest) => (req.body.messages as any[]).filter((m) => m.role === 'tool').map((m) => m.content as string);
+const toolMessages = (req: RecordedRequest) =>
+  (req.body.messages as any[]).filter((m) => m.role === 'tool').map((m) => m.content as string);
 
 /** Runs one agent-routed job and returns its final record and SSE events. */
 async function ask(question: string) {
@@ -56,7 +57,12 @@ describe('agent route', () => {
       { ...toolCallReply({ name: 'get_relationship_patterns', arguments: { type: LIVES } }), ...usage(200, 20) },
       {
         ...toolCallReply(
-          { name: 'graph_query', arguments: { cypher_query: `MATCH (p:${PERSON})-[:${LIVES}]->(c:${CITY}) RETURN p.name AS person, c.name AS city ORDER BY person` } },
+          {
+            name: 'graph_query',
+            arguments: {
+              cypher_query: `MATCH (p:${PERSON})-[:${LIVES}]->(c:${CITY}) RETURN p.name AS person, c.name AS city ORDER BY person`,
+            },
+          },
           { name: 'vector_search', arguments: { query: 'Ada Lovelace' } },
         ),
         ...usage(300, 30),
@@ -80,7 +86,11 @@ describe('agent route', () => {
 
     const model = h.deps.config.LOCAL_LLM_AGENT_MODEL;
     const brief = events.map((e) =>
-      e.type === 'agent_step' ? `step ${e.data.iteration} ${e.data.model}` : e.type.startsWith('tool_') ? `${e.type} ${e.data.tool}` : e.type,
+      e.type === 'agent_step'
+        ? `step ${e.data.iteration} ${e.data.model}`
+        : e.type.startsWith('tool_')
+          ? `${e.type} ${e.data.tool}`
+          : e.type,
     );
     expect(brief).toEqual([
       'routing_started',
@@ -119,7 +129,7 @@ describe('agent route', () => {
     expect(system.content).toMatch(/Graph overview \(computed at start-up.*\n?Graph "neo4j": \d+ labels/);
     expect(calls[0]!.body.messages.at(-1)).toEqual({ role: 'user', content: 'Where do the people live?' });
     expect(toolMessages(calls[1]!)[0]).toContain(`{"label":"${PERSON}","count":2}`);
-    expect(toolMessages(calls[2]!)[1]).toContain('Properties of :' + LIVES + ': [{"name":"since","types":["INTEGER"]');
+    expect(toolMessages(calls[2]!)[1]).toContain(`Properties of :${LIVES}: [{"name":"since","types":["INTEGER"]`);
     expect(toolMessages(calls[3]!)[2]).toBe('[{"person":"Ada","city":"London"},{"person":"Charles","city":"Paris"}]');
     expect(toolMessages(calls[3]!)[3]).toContain('"displayName":"Ada Lovelace"');
   });
@@ -146,7 +156,9 @@ describe('agent route', () => {
     expect(errors[0]).toMatch(/^Tool error: Invalid input 'RETURN'/);
     expect(errors[1]).toBe('Tool error: refused: graph_query is read-only and this query writes');
     expect(errors[2]).toBe('Tool error: invalid arguments for vector_search: top_k: Too big: expected number to be <=100');
-    expect(errors[3]).toBe(`Tool error: no label "${PERSON.toLowerCase()}" in graph "neo4j" (labels are case-sensitive); did you mean ${PERSON}?`);
+    expect(errors[3]).toBe(
+      `Tool error: no label "${PERSON.toLowerCase()}" in graph "neo4j" (labels are case-sensitive); did you mean ${PERSON}?`,
+    );
     expect(errors[4]).toMatch(/^Tool error: unknown tool "no_such_tool"; available tools: get_graph_overview, vector_search, graph_query/);
     expect(errors[5]).toBe('Tool error: the arguments are not valid JSON: {not json');
     expect(counted.at(-1)).toBe('[{"people":2}]');
@@ -165,7 +177,10 @@ describe('agent route', () => {
     expect(calls).toHaveLength(MAX_ITERATIONS);
     expect(calls.slice(0, 31).every((c) => c.body.tool_choice === 'auto')).toBe(true);
     expect(calls[31]!.body.tool_choice).toBe('none');
-    expect(calls[31]!.body.messages.at(-1)).toMatchObject({ role: 'system', content: expect.stringContaining('no more tools can be called') });
+    expect(calls[31]!.body.messages.at(-1)).toMatchObject({
+      role: 'system',
+      content: expect.stringContaining('no more tools can be called'),
+    });
     expect(events.filter((e) => e.type === 'agent_step').map((e) => e.data.iteration)).toEqual(Array.from({ length: 32 }, (_, i) => i + 1));
     expect(events.filter((e) => e.type === 'tool_call')).toHaveLength(31);
     expect(job.result.answer).toBe(`I could not finish answering within the step limit.\n\n${limitNote(32)}`);

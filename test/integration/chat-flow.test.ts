@@ -87,7 +87,8 @@ describe('lookup flow', () => {
     const sub = await h.submit('Ada, slowly?');
     const sessions = createSessionStore(h.deps.kv);
     const until = Date.now() + 5_000;
-    while ((await sessions.load(sub.session_id))!.pending_events.length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+    while ((await sessions.load(sub.session_id))!.pending_events.length === 0 && Date.now() < until)
+      await new Promise((r) => setTimeout(r, 10));
     const running = (await sessions.load(sub.session_id))!;
     expect(running.pending_job_id).toBe(sub.job_id);
     expect(running.pending_events).toEqual([{ type: 'routing_started', data: {} }]);

@@ -64,9 +64,7 @@ describe('GET /chat/bootstrap-anon', () => {
 describe('rate limits', () => {
   it('admits exactly 20 of 50 concurrent requests from one user', async () => {
     const anon = cookieOf(await bootstrap())!;
-    const results = await Promise.all(
-      Array.from({ length: 50 }, () => h.post({ message: 'hi' }, { 'x-anon-id': anon })),
-    );
+    const results = await Promise.all(Array.from({ length: 50 }, () => h.post({ message: 'hi' }, { 'x-anon-id': anon })));
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 202)).toHaveLength(RATE_LIMITS.requests);
     expect(statuses.filter((s) => s === 429)).toHaveLength(30);

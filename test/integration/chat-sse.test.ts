@@ -102,7 +102,10 @@ describe('GET /chat/job/{id}/stream', () => {
     // Stored but never published: only the gap check can find it.
     await h.deps.kv.redis.rpush(keys.jobEvents(job.job_id), JSON.stringify({ type: 'routing_started', data: {} }));
     await jobs.publish(job, { type: 'routing_done', data: { route: 'lookup', confidence: 1, reasoning: '' } });
-    await jobs.publish(job, { type: 'job_done', data: { session_id: job.session_id, answer: 'x', route_taken: 'lookup', sources: [], token_usage: null } });
+    await jobs.publish(job, {
+      type: 'job_done',
+      data: { session_id: job.session_id, answer: 'x', route_taken: 'lookup', sources: [], token_usage: null },
+    });
     const { frames } = await reading;
     expect(frames.filter((f) => f.event).map((f) => [f.id, f.event])).toEqual([
       [1, 'routing_started'],

@@ -31,7 +31,9 @@ let endpoint: string;
 
 async function fetchModels(env: Record<string, string> = {}) {
   try {
-    const r = await run('node', ['scripts/fetch-models.mjs', '--dir', OUT, REPO], { env: { ...process.env, HF_ENDPOINT: endpoint, ...env } });
+    const r = await run('node', ['scripts/fetch-models.mjs', '--dir', OUT, REPO], {
+      env: { ...process.env, HF_ENDPOINT: endpoint, ...env },
+    });
     return { code: 0, stdout: r.stdout, stderr: r.stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
@@ -44,11 +46,15 @@ beforeAll(async () => {
     const url = new URL(req.url!, 'http://x');
     hub.requests.push({ path: url.pathname, range: req.headers.range });
     if (url.pathname === `/api/models/${REPO}`) {
-      const siblings = [...FILES, 'README.md'].filter((f) => f !== 'README.md').map((f) => {
-        const bytes = readFileSync(`${SRC}/${f}`);
-        const lfs = f.endsWith('.safetensors') ? { size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') } : undefined;
-        return { rfilename: f, size: bytes.length, lfs };
-      });
+      const siblings = [...FILES, 'README.md']
+        .filter((f) => f !== 'README.md')
+        .map((f) => {
+          const bytes = readFileSync(`${SRC}/${f}`);
+          const lfs = f.endsWith('.safetensors')
+            ? { size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') }
+            : undefined;
+          return { rfilename: f, size: bytes.length, lfs };
+        });
       res.setHeader('content-type', 'application/json');
       return res.end(JSON.stringify({ id: REPO, siblings }));
     }

@@ -49,7 +49,12 @@ describe.skipIf(!python)('static embeddings equal model2vec', () => {
       const ref = reference(`${TEST_MODELS_DIR}/${name}`);
       const tok = await loadTokenizer(`${TEST_MODELS_DIR}/${name}`, nodeFileReader);
       // model2vec's tokenizer truncates to max_length (512) before dropping unknown tokens.
-      const ours = TEXTS.map((t) => tok.encode(t).slice(0, 512).filter((id) => id !== tok.unkId));
+      const ours = TEXTS.map((t) =>
+        tok
+          .encode(t)
+          .slice(0, 512)
+          .filter((id) => id !== tok.unkId),
+      );
       TEXTS.forEach((t, i) => expect({ text: t, ids: ours[i] }).toEqual({ text: t, ids: ref.ids[i] }));
 
       const pool = createEmbedders({ modelsDir: TEST_MODELS_DIR, localBaseUrl: 'http://127.0.0.1:9' });

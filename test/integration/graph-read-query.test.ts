@@ -18,7 +18,10 @@ const run = (cypher: string, params: Record<string, unknown> = {}, l: Partial<Re
   runReadQuery(deps.graph, 'neo4j', cypher, params, { ...limits, ...l });
 
 async function failure(p: Promise<unknown>): Promise<ReadQueryError> {
-  const err = await p.then(() => undefined, (e: unknown) => e);
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(ReadQueryError);
   return err as ReadQueryError;
 }
@@ -132,7 +135,11 @@ describe('runReadQuery', () => {
   });
 
   it('caps characters', async () => {
-    const r = await run("UNWIND range(1, 50) AS x RETURN x, reduce(s = '', i IN range(1, 100) | s + 'abcdefghij') AS text", {}, { maxChars: 5_000 });
+    const r = await run(
+      "UNWIND range(1, 50) AS x RETURN x, reduce(s = '', i IN range(1, 100) | s + 'abcdefghij') AS text",
+      {},
+      { maxChars: 5_000 },
+    );
     expect(r.rows.length).toBeGreaterThan(1);
     expect(r.rows.length).toBeLessThan(50);
     expect(JSON.stringify(r.rows).length).toBeLessThanOrEqual(5_000);

@@ -95,7 +95,13 @@ describe('skeleton', () => {
   });
 
   it('gives no skeleton, quickly, when the database is down', async () => {
-    const dead = createGraphStore({ GRAPHDB_URL: '127.0.0.1', GRAPHDB_PORT: 1, GRAPHDB_GRAPH: 'neo4j', GRAPHDB_USER: '', GRAPHDB_PASSWORD: '' });
+    const dead = createGraphStore({
+      GRAPHDB_URL: '127.0.0.1',
+      GRAPHDB_PORT: 1,
+      GRAPHDB_GRAPH: 'neo4j',
+      GRAPHDB_USER: '',
+      GRAPHDB_PASSWORD: '',
+    });
     try {
       const cache = createSkeletonCache({ graph: dead });
       const started = Date.now();

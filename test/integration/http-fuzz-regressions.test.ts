@@ -106,7 +106,10 @@ describe('the OpenAPI document lists what the service answers', async () => {
 
   it('lists 422 where a query or path parameter is validated', () => {
     expect(Object.keys(doc.paths['/chat/sessions']!.get!.responses)).toContain('422');
-    for (const [path, method] of [['/chat/job/{job_id}', 'get'], ['/chat/session/{session_id}', 'delete']] as const) {
+    for (const [path, method] of [
+      ['/chat/job/{job_id}', 'get'],
+      ['/chat/session/{session_id}', 'delete'],
+    ] as const) {
       const op = doc.paths[path]![method]!;
       expect(Object.keys(op.responses), path).toContain('422');
       expect(op.parameters?.[0].schema.pattern, path).toMatch(/^\^\[0-9a-fA-F\]\{8\}/);

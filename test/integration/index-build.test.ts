@@ -5,11 +5,11 @@
  */
 import { readdir } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildVectorIndex } from '../../src/embeddings/index-build.js';
-import { buildLockKey } from '../../src/embeddings/index-lock.js';
-import { cacheDir } from '../../src/embeddings/csv-cache.js';
-import { MODEL_NAMES } from '../../src/embeddings/registry.js';
-import { dropSearchIndex } from '../../src/embeddings/index-writer.js';
+import { buildVectorIndex } from '../../src/vector-index/index-build.js';
+import { buildLockKey } from '../../src/vector-index/index-lock.js';
+import { cacheDir } from '../../src/vector-index/csv-cache.js';
+import { MODEL_NAMES } from '../../src/contract/models.js';
+import { dropSearchIndex } from '../../src/vector-index/index-writer.js';
 import { batchIndexName, chunkLabel, fulltextIndexName, isIndexLabel, quoteName } from '../../src/graph/dialect.js';
 import { generateProse } from '../../scripts/bench-prose.js';
 import { createTestApp, createTestDeps } from '../helpers/deps.js';
@@ -57,7 +57,9 @@ describe('POST /dev/build_vector_index', () => {
       batches_skipped: 0,
     });
 
-    const [row] = await q(`MATCH (c:${quoteName(chunkLabel(f.index))}) RETURN count(c) AS n, count(DISTINCT c.nodeId) AS nodes, collect(DISTINCT size(c.embedding)) AS dims`);
+    const [row] = await q(
+      `MATCH (c:${quoteName(chunkLabel(f.index))}) RETURN count(c) AS n, count(DISTINCT c.nodeId) AS nodes, collect(DISTINCT size(c.embedding)) AS dims`,
+    );
     expect(row).toEqual({ n: total, nodes: texts.length, dims: [512] });
     const [idx] = await q('SHOW VECTOR INDEXES YIELD name, state, labelsOrTypes, options WHERE name = $name RETURN *', { name: f.index });
     expect(idx?.state).toBe('ONLINE');
@@ -82,7 +84,10 @@ describe('POST /dev/build_vector_index', () => {
     const labels = (await q('CALL db.labels() YIELD label RETURN label')).map((r) => r.label as string);
     expect(labels).toContain(chunkLabel(f.index));
     expect(labels.filter((l) => !isIndexLabel(l))).not.toContain(chunkLabel(f.index));
-    const [row] = await q(`MATCH (c:${quoteName(chunkLabel(f.index))}) RETURN count { (c)--() } AS rels, count { (c) WHERE c[$prop] IS NOT NULL } AS withText`, { prop: f.prop });
+    const [row] = await q(
+      `MATCH (c:${quoteName(chunkLabel(f.index))}) RETURN count { (c)--() } AS rels, count { (c) WHERE c[$prop] IS NOT NULL } AS withText`,
+      { prop: f.prop },
+    );
     expect(row).toEqual({ rels: 0, withText: 0 });
   });
 
@@ -141,7 +146,9 @@ describe('POST /dev/build_vector_index', () => {
     expect(r.index_name).toBe(side);
     const [a] = await q(`MATCH (c:${quoteName(chunkLabel(side))}) RETURN count(c) AS n, collect(DISTINCT size(c.embedding)) AS dims`);
     expect(a).toEqual({ n: r.total_chunks, dims: [256] });
-    const idx = await q('SHOW VECTOR INDEXES YIELD name, state WHERE name IN $names RETURN name, state ORDER BY name', { names: [f.index, side] });
+    const idx = await q('SHOW VECTOR INDEXES YIELD name, state WHERE name IN $names RETURN name, state ORDER BY name', {
+      names: [f.index, side],
+    });
     expect(idx).toEqual([
       { name: f.index, state: 'ONLINE' },
       { name: side, state: 'ONLINE' },
@@ -165,11 +172,19 @@ describe('index removal', () => {
 
 describe('index settings', () => {
   it('re-creates the full-text index when FULLTEXT_ANALYZER changes, without re-embedding', async () => {
-    const other = createTestDeps({ ...f.env, CHUNK_TOKENS: '48', CHUNK_OVERLAP_TOKENS: '8', INDEX_BATCH_SIZE: '16', FULLTEXT_ANALYZER: 'english' });
+    const other = createTestDeps({
+      ...f.env,
+      CHUNK_TOKENS: '48',
+      CHUNK_OVERLAP_TOKENS: '8',
+      INDEX_BATCH_SIZE: '16',
+      FULLTEXT_ANALYZER: 'english',
+    });
     try {
       const r = await buildVectorIndex(other, { graph: 'neo4j', model: MODEL });
       expect(r.batches_computed).toBe(0);
-      const [ft] = await q('SHOW FULLTEXT INDEXES YIELD name, state, options WHERE name = $name RETURN *', { name: fulltextIndexName(f.index) });
+      const [ft] = await q('SHOW FULLTEXT INDEXES YIELD name, state, options WHERE name = $name RETURN *', {
+        name: fulltextIndexName(f.index),
+      });
       expect(ft?.state).toBe('ONLINE');
       expect((ft?.options as { indexConfig: Record<string, unknown> }).indexConfig['fulltext.analyzer']).toBe('english');
       const hits = await other.search.search({ query: 'quetzalcoatlus', graph: 'neo4j', model: MODEL, topK: 1, mode: 'fulltext' });
@@ -180,7 +195,13 @@ describe('index settings', () => {
   });
 
   it('re-creates the vector index when its HNSW settings change, reusing the cached chunks', async () => {
-    const other = createTestDeps({ ...f.env, CHUNK_TOKENS: '48', CHUNK_OVERLAP_TOKENS: '8', INDEX_BATCH_SIZE: '16', VECTOR_INDEX_EF_CONSTRUCTION: '40' });
+    const other = createTestDeps({
+      ...f.env,
+      CHUNK_TOKENS: '48',
+      CHUNK_OVERLAP_TOKENS: '8',
+      INDEX_BATCH_SIZE: '16',
+      VECTOR_INDEX_EF_CONSTRUCTION: '40',
+    });
     try {
       const before = await indexContent(driver, f.index);
       const r = await buildVectorIndex(other, { graph: 'neo4j', model: MODEL });

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import neo4j, { type Driver } from 'neo4j-driver';
-import { dropSearchIndex } from '../../src/embeddings/index-writer.js';
+import { dropSearchIndex } from '../../src/vector-index/index-writer.js';
 import { chunkLabel, quoteName } from '../../src/graph/dialect.js';
 
 /** Names of one suite's test data. */

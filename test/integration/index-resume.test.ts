@@ -8,9 +8,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readdir, rm } from 'node:fs/promises';
 import { build as esbuild } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cacheDir } from '../../src/embeddings/csv-cache.js';
-import { buildVectorIndex } from '../../src/embeddings/index-build.js';
-import { buildLockKey } from '../../src/embeddings/index-lock.js';
+import { cacheDir } from '../../src/vector-index/csv-cache.js';
+import { buildVectorIndex } from '../../src/vector-index/index-build.js';
+import { buildLockKey } from '../../src/vector-index/index-lock.js';
 import { chunkLabel, quoteName } from '../../src/graph/dialect.js';
 import { generateProse } from '../../scripts/bench-prose.js';
 import { createTestDeps } from '../helpers/deps.js';
@@ -56,7 +56,11 @@ beforeAll(async () => {
     outfile: cli,
     logLevel: 'error',
   });
-  await createTextNodes(driver, f, Array.from({ length: 500 }, (_, i) => generateProse(5000 + i, 200, 2000)));
+  await createTextNodes(
+    driver,
+    f,
+    Array.from({ length: 500 }, (_, i) => generateProse(5000 + i, 200, 2000)),
+  );
 });
 afterAll(async () => {
   await dropIndexFixture(driver, f);

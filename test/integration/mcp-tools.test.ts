@@ -7,7 +7,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateProse } from '../../scripts/bench-prose.js';
-import { buildVectorIndex } from '../../src/embeddings/index-build.js';
+import { buildVectorIndex } from '../../src/vector-index/index-build.js';
 import { createIndexFixture, createTextNodes, dropIndexFixture } from './index-fixtures.js';
 import { connectClient, startMcpServer, textOf, type McpTestServer } from './mcp-fixtures.js';
 
@@ -73,7 +73,15 @@ describe('vector_search over MCP', () => {
     expect(out.graph_name).toBe('neo4j');
     expect(out.model).toBe(MODEL);
     expect(out.results).toHaveLength(3); // VECTOR_SEARCH_TOP_K
-    expect(out.results[0]).toEqual({ dbId: 5, displayName: 'node 5', text: texts[5], score: expect.any(Number), labels: [f.label], neighbors: [], degree: 0 });
+    expect(out.results[0]).toEqual({
+      dbId: 5,
+      displayName: 'node 5',
+      text: texts[5],
+      score: expect.any(Number),
+      labels: [f.label],
+      neighbors: [],
+      degree: 0,
+    });
     expect(JSON.parse(textOf(res))).toEqual(out);
   });
 
@@ -110,7 +118,11 @@ describe('graph_query over MCP', () => {
     expect(res.isError).toBeFalsy();
     expect(res.structuredContent).toEqual({
       columns: ['id', 'name'],
-      rows: [{ id: 0, name: 'node 0' }, { id: 1, name: 'node 1' }, { id: 2, name: 'node 2' }],
+      rows: [
+        { id: 0, name: 'node 0' },
+        { id: 1, name: 'node 1' },
+        { id: 2, name: 'node 2' },
+      ],
       totalRows: 3,
       totalIsExact: true,
       truncated: false,

@@ -14,13 +14,21 @@ const INIT = JSON.stringify({
   params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
 });
 const toolCall = (id: number, cypher: string, params: Record<string, unknown> = {}) =>
-  JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'graph_query', arguments: { cypher_query: cypher, parameters: params } } });
+  JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: { name: 'graph_query', arguments: { cypher_query: cypher, parameters: params } },
+  });
 
 /** The JSON-RPC messages of a response, whether it came as JSON or as an SSE stream. */
 async function messages(res: Response): Promise<any[]> {
   const body = await res.text();
   if (!res.headers.get('content-type')?.startsWith('text/event-stream')) return [JSON.parse(body)];
-  return body.split('\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6)));
+  return body
+    .split('\n')
+    .filter((l) => l.startsWith('data: '))
+    .map((l) => JSON.parse(l.slice(6)));
 }
 
 beforeAll(async () => {
@@ -42,7 +50,10 @@ describe('stateful sessions', () => {
     await transport.terminateSession();
     const after = await rawPost(srv.url, toolCall(8, 'RETURN 1'), { 'mcp-session-id': sid });
     expect(after.status).toBe(404);
-    expect(await after.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32001, message: expect.stringMatching(/^Session not found/) } });
+    expect(await after.json()).toMatchObject({
+      jsonrpc: '2.0',
+      error: { code: -32001, message: expect.stringMatching(/^Session not found/) },
+    });
     await client.close();
   });
 
@@ -192,7 +203,11 @@ describe('CORS for browser-based MCP clients', () => {
   it('allows the MCP headers in a preflight and exposes Mcp-Session-Id', async () => {
     const pre = await fetch(srv.url, {
       method: 'OPTIONS',
-      headers: { origin: 'http://agent.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,mcp-session-id,mcp-protocol-version' },
+      headers: {
+        origin: 'http://agent.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type,mcp-session-id,mcp-protocol-version',
+      },
     });
     expect(pre.status).toBe(204);
     expect(pre.headers.get('access-control-allow-headers')).toContain('mcp-session-id');

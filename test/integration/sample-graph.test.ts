@@ -97,7 +97,12 @@ describe('loadSampleGraph', () => {
       { id: mission?.properties.dbId },
       { database: DATABASE },
     );
-    expect(res.records[0]?.toObject()).toEqual({ targets: ['Moon'], crewed: true, date: '1969-07-16', t: 'LIST<STRING NOT NULL> NOT NULL' });
+    expect(res.records[0]?.toObject()).toEqual({
+      targets: ['Moon'],
+      crewed: true,
+      date: '1969-07-16',
+      t: 'LIST<STRING NOT NULL> NOT NULL',
+    });
     for (const name of ['Tiangong 天宫', 'Northstar "Polaris" Consortium', "Académie d'astronautique"]) {
       expect(await query(`${sampleWhere('n.displayName = $name')} RETURN count(n) AS c`, { name })).toBe(1);
     }
@@ -107,11 +112,19 @@ describe('loadSampleGraph', () => {
     const between = `${MATCH_SAMPLE} WITH collect(n) AS ns UNWIND ns AS a MATCH (a)-[r]->(b) WHERE b IN ns`;
     expect(await query(`${between} RETURN count(r) AS c`)).toBe(sample.relationships.length);
     const visits = sample.relationships.filter((r) => r.type === 'VISITED').length;
-    expect(await query(`${between} AND type(r) = 'VISITED' AND valueType(r.year) STARTS WITH 'INTEGER' AND r.kind IN ['flyby', 'orbit', 'landing'] RETURN count(r) AS c`)).toBe(visits);
+    expect(
+      await query(
+        `${between} AND type(r) = 'VISITED' AND valueType(r.year) STARTS WITH 'INTEGER' AND r.kind IN ['flyby', 'orbit', 'landing'] RETURN count(r) AS c`,
+      ),
+    ).toBe(visits);
   });
 
   it('does nothing with ifEmpty: true when the database already has nodes', async () => {
-    expect(await loadSampleGraph(driver, sample, { database: DATABASE, ifEmpty: true })).toEqual({ loaded: false, nodes: 0, relationships: 0 });
+    expect(await loadSampleGraph(driver, sample, { database: DATABASE, ifEmpty: true })).toEqual({
+      loaded: false,
+      nodes: 0,
+      relationships: 0,
+    });
     expect(await loadSampleGraph(driver, sample, { database: DATABASE })).toEqual({ loaded: false, nodes: 0, relationships: 0 });
   });
 });

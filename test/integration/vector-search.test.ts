@@ -3,8 +3,8 @@
  * (generated tiny potion model): ranking, one entry per node, fields, top_k and the errors.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildVectorIndex } from '../../src/embeddings/index-build.js';
-import { createVectorSearcher } from '../../src/embeddings/vector-search.js';
+import { buildVectorIndex } from '../../src/vector-index/index-build.js';
+import { createVectorSearcher } from '../../src/vector-index/vector-search.js';
 import { fulltextIndexName } from '../../src/graph/dialect.js';
 import { generateProse } from '../../scripts/bench-prose.js';
 import { createTestApp } from '../helpers/deps.js';
@@ -26,7 +26,11 @@ const search = (body: unknown) =>
 beforeAll(async () => {
   ids = await createTextNodes(driver, f, texts);
   // One node with an integer dbId of its own, one without (the database id is used then).
-  await driver.executeQuery('MATCH (n) WHERE elementId(n) = $id REMOVE n.dbId SET n.displayName = $dn', { id: ids[7], dn: 'Seven' }, { database: 'neo4j' });
+  await driver.executeQuery(
+    'MATCH (n) WHERE elementId(n) = $id REMOVE n.dbId SET n.displayName = $dn',
+    { id: ids[7], dn: 'Seven' },
+    { database: 'neo4j' },
+  );
   // A node known by its name only: its text never says it.
   await driver.executeQuery('MATCH (n) WHERE elementId(n) = $id SET n.displayName = $dn', { id: ids[5], dn: NAMED }, { database: 'neo4j' });
   // Graph context of node 3: 20 parts (out, no text) and one citing node (in).
@@ -71,12 +75,16 @@ describe('POST /vector/search', () => {
   it('uses VECTOR_SEARCH_TOP_K by default, the database id without a dbId, and displayName first', async () => {
     const hits = await (await search({ query: texts[7], graph_name: 'neo4j', model: MODEL })).json();
     expect(hits).toHaveLength(3);
-    const [row] = (await driver.executeQuery('MATCH (n) WHERE elementId(n) = $id RETURN id(n) AS id', { id: ids[7] }, { database: 'neo4j' })).records;
+    const [row] = (
+      await driver.executeQuery('MATCH (n) WHERE elementId(n) = $id RETURN id(n) AS id', { id: ids[7] }, { database: 'neo4j' })
+    ).records;
     expect(hits[0]).toMatchObject({ dbId: row!.get('id'), displayName: 'Seven', text: texts[7] });
   });
 
   it('is the same search as deps.search (what chat, agent and MCP call)', async () => {
-    const viaHttp = await (await search({ query: 'insulin signalling in the liver', graph_name: 'neo4j', model: MODEL, top_k: 4, mode: 'hybrid' })).json();
+    const viaHttp = await (
+      await search({ query: 'insulin signalling in the liver', graph_name: 'neo4j', model: MODEL, top_k: 4, mode: 'hybrid' })
+    ).json();
     // Without a mode, deps.search uses RETRIEVAL_MODE (hybrid by default); HTTP defaults to vector.
     const direct = await deps.search.search({ query: 'insulin signalling in the liver', graph: 'neo4j', model: MODEL, topK: 4 });
     expect(direct).toEqual(viaHttp);
@@ -147,9 +155,16 @@ describe('search modes', () => {
     expect(three.neighbors).toHaveLength(4);
     const types = new Set((three.neighbors as { type: string }[]).map((n) => n.type));
     expect(types).toEqual(new Set(['HAS_PART', 'CITES']));
-    expect(three.neighbors).toContainEqual({ type: 'CITES', direction: 'in', dbId: 777, displayName: 'A [paper](http://x) <b>', labels: expect.arrayContaining([f.label, 'Paper']) });
+    expect(three.neighbors).toContainEqual({
+      type: 'CITES',
+      direction: 'in',
+      dbId: 777,
+      displayName: 'A [paper](http://x) <b>',
+      labels: expect.arrayContaining([f.label, 'Paper']),
+    });
     // Without `neighbors`, results keep the contract's fields only.
-    for (const h of await hits({ query: texts[3], mode: 'hybrid', top_k: 3 })) expect(Object.keys(h).sort()).toEqual(['dbId', 'displayName', 'labels', 'score', 'text']);
+    for (const h of await hits({ query: texts[3], mode: 'hybrid', top_k: 3 }))
+      expect(Object.keys(h).sort()).toEqual(['dbId', 'displayName', 'labels', 'score', 'text']);
   });
 });
 

@@ -36,7 +36,10 @@ describe('agent tools', () => {
 
   it('turns bad calls into "Tool error:" text', async () => {
     const r1 = await runTool(AGENT_TOOLS, 'graph_query', '{}', ctx);
-    expect(r1).toMatchObject({ ok: false, text: 'Tool error: invalid arguments for graph_query: cypher_query: Invalid input: expected string, received undefined' });
+    expect(r1).toMatchObject({
+      ok: false,
+      text: 'Tool error: invalid arguments for graph_query: cypher_query: Invalid input: expected string, received undefined',
+    });
     const r2 = await runTool(AGENT_TOOLS, 'get_sample_nodes', '{"label": "X", "limit": 0.5}', ctx);
     expect(r2.text).toBe('Tool error: invalid arguments for get_sample_nodes: limit: Invalid input: expected int, received number');
     const r3 = await runTool(AGENT_TOOLS, 'nope', '{}', ctx);

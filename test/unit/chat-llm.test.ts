@@ -21,7 +21,10 @@ describe('scripted llm server', () => {
     expect(JSON.parse(a.choices[0]!.message.content!)).toMatchObject({ route: 'lookup', confidence: 0.9 });
     expect(a.usage).toMatchObject({ prompt_tokens: 50, completion_tokens: 10 });
     const b = await ask();
-    expect(b.choices[0]!.message.tool_calls![0]).toMatchObject({ type: 'function', function: { name: 'vector_search', arguments: '{"query":"x"}' } });
+    expect(b.choices[0]!.message.tool_calls![0]).toMatchObject({
+      type: 'function',
+      function: { name: 'vector_search', arguments: '{"query":"x"}' },
+    });
     expect((await ask()).choices[0]!.message.content).toBe('default');
     expect(llm.chatRequests()).toHaveLength(3);
     expect(llm.chatRequests()[0]!.body.model).toBe('qwen2.5:1.5b');

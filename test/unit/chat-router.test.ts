@@ -6,8 +6,16 @@ import { parseLastEventId, sseFrame } from '../../src/chat/sse.js';
 
 describe('parseDecision', () => {
   it('reads plain, fenced and chatty JSON', () => {
-    expect(parseDecision('{"route":"lookup","confidence":0.8,"reasoning":"r"}')).toEqual({ route: 'lookup', confidence: 0.8, reasoning: 'r' });
-    expect(parseDecision('Here:\n```json\n{"route": "AGENT", "confidence": "0.6"}\n```')).toEqual({ route: 'agent', confidence: 0.6, reasoning: '' });
+    expect(parseDecision('{"route":"lookup","confidence":0.8,"reasoning":"r"}')).toEqual({
+      route: 'lookup',
+      confidence: 0.8,
+      reasoning: 'r',
+    });
+    expect(parseDecision('Here:\n```json\n{"route": "AGENT", "confidence": "0.6"}\n```')).toEqual({
+      route: 'agent',
+      confidence: 0.6,
+      reasoning: '',
+    });
   });
 
   it('clamps confidence to 0..1', () => {
@@ -15,7 +23,15 @@ describe('parseDecision', () => {
   });
 
   it('rejects what it cannot read', () => {
-    for (const t of [null, '', 'lookup', '{"route":"search","confidence":1}', '{"route":"lookup"}', '{"route":"lookup","confidence":"high"}', '{oops}']) {
+    for (const t of [
+      null,
+      '',
+      'lookup',
+      '{"route":"search","confidence":1}',
+      '{"route":"lookup"}',
+      '{"route":"lookup","confidence":"high"}',
+      '{oops}',
+    ]) {
       expect(parseDecision(t)).toBeNull();
     }
   });
@@ -24,7 +40,12 @@ describe('parseDecision', () => {
 describe('decide', () => {
   const usage = { input_tokens: 1, output_tokens: 2 };
   it('keeps lookup at or above the threshold', () => {
-    expect(decide({ route: 'lookup', confidence: 0.75, reasoning: 'r' }, 0.75, usage)).toEqual({ route: 'lookup', confidence: 0.75, reasoning: 'r', token_usage: usage });
+    expect(decide({ route: 'lookup', confidence: 0.75, reasoning: 'r' }, 0.75, usage)).toEqual({
+      route: 'lookup',
+      confidence: 0.75,
+      reasoning: 'r',
+      token_usage: usage,
+    });
   });
   it('turns lookup below the threshold into agent, keeping the confidence', () => {
     const d = decide({ route: 'lookup', confidence: 0.7499, reasoning: 'r' }, 0.75, usage);
@@ -52,7 +73,12 @@ describe('formatLookup', () => {
 
   it('adds one Related line with direction, escaped names and how many relationships are left out', () => {
     const node = {
-      dbId: 3, displayName: 'P', text: 't', score: 1, labels: ['Pathway'], degree: 21,
+      dbId: 3,
+      displayName: 'P',
+      text: 't',
+      score: 1,
+      labels: ['Pathway'],
+      degree: 21,
       neighbors: [
         { type: 'HAS_PART', direction: 'out' as const, dbId: 4, displayName: 'TP53', labels: ['Gene'] },
         { type: 'CITES', direction: 'in' as const, dbId: 5, displayName: 'A [paper](http://x) <b>', labels: [] },

@@ -8,7 +8,7 @@ import { ENCODER_DIMS, buildVocab, randomTable } from '../../scripts/gen-test-mo
 import { staticMeanOnnx } from '../../scripts/onnx-writer.mjs';
 import { detectModelKind, nodeFileReader } from '../../src/embeddings/model-files.js';
 import { createOnnxEmbedder } from '../../src/embeddings/onnx-embedder.js';
-import type { ModelEntry } from '../../src/embeddings/registry.js';
+import type { ModelEntry } from '../../src/contract/models.js';
 import { loadTokenizer } from '../../src/embeddings/tokenizer.js';
 import { TEST_MODELS_DIR } from '../helpers/models-setup.js';
 
@@ -65,8 +65,14 @@ describe('onnx embedder', () => {
     const dims = 16;
     const table = randomTable(rows, dims, 7);
     const session = await ort.InferenceSession.create(staticMeanOnnx(table, rows, dims));
-    const ids = [[3, 4, 5, 0], [9, 0, 0, 0]];
-    const mask = [[1, 1, 1, 0], [1, 0, 0, 0]];
+    const ids = [
+      [3, 4, 5, 0],
+      [9, 0, 0, 0],
+    ];
+    const mask = [
+      [1, 1, 1, 0],
+      [1, 0, 0, 0],
+    ];
     const t = (m: number[][]) => new ort.Tensor('int64', BigInt64Array.from(m.flat().map(BigInt)), [2, 4]);
     const out = (await session.run({ input_ids: t(ids), attention_mask: t(mask) })).embeddings!;
     expect(out.dims).toEqual([2, dims]);

@@ -1,7 +1,7 @@
 /** The local-model-server provider with a scripted fetch: batching, retries, errors. */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CHUNKING } from '../../src/embeddings/chunking.js';
-import { findModel } from '../../src/embeddings/registry.js';
+import { findModel } from '../../src/contract/models.js';
 import { backoff, createServerEmbedder } from '../../src/embeddings/server-embedder.js';
 import { AppError } from '../../src/errors.js';
 
@@ -82,7 +82,9 @@ describe('server embedder', () => {
 
   it('does not retry a 404 (model not pulled) and says so', async () => {
     const { fetch, calls } = scripted([{ status: 404, body: 'model "all-minilm" not found, try pulling it first' }]);
-    const err = (await createServerEmbedder({ ...base, fetch }).embed(['x']).catch((x: unknown) => x)) as AppError;
+    const err = (await createServerEmbedder({ ...base, fetch })
+      .embed(['x'])
+      .catch((x: unknown) => x)) as AppError;
     expect(calls).toHaveLength(1);
     expect(err.status).toBe(503);
     expect(err.message).toContain('try pulling it first');
@@ -98,7 +100,9 @@ describe('server embedder', () => {
 
   it('refuses vectors whose width differs from the registry', async () => {
     const { fetch } = scripted(['ok'], 768);
-    const err = (await createServerEmbedder({ ...base, fetch }).embed(['x']).catch((x: unknown) => x)) as AppError;
+    const err = (await createServerEmbedder({ ...base, fetch })
+      .embed(['x'])
+      .catch((x: unknown) => x)) as AppError;
     expect(err.status).toBe(503);
     expect(err.message).toContain('768-dimension vectors');
   });

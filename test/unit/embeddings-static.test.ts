@@ -153,7 +153,7 @@ describe('tokenizer helpers', () => {
     expect(isWordSeparable({ pre_tokenizer: { type: 'ByteLevel' } })).toBe(false);
   });
 
-  it('truncates by code points and takes model2vec\'s median token length', () => {
+  it("truncates by code points and takes model2vec's median token length", () => {
     expect(truncateCodePoints('a🧬b🧬c', 3)).toBe('a🧬b');
     expect(truncateCodePoints('abc', 5)).toBe('abc');
     expect(medianLength(['a', 'bb', 'ccc', '##dd'])).toBe(2);

@@ -31,7 +31,13 @@ describe('pickNeighbors', () => {
 
   it('cuts names and label lists and turns database integers into numbers', () => {
     const [p] = pickNeighbors(
-      [raw('R', true, 1, { displayName: 'x'.repeat(500), labels: ['A', 'B', 'C', 'D', 'E'], dbId: { low: 7, high: 0, toNumber: () => 7, valueOf: () => 7 } })],
+      [
+        raw('R', true, 1, {
+          displayName: 'x'.repeat(500),
+          labels: ['A', 'B', 'C', 'D', 'E'],
+          dbId: { low: 7, high: 0, toNumber: () => 7, valueOf: () => 7 },
+        }),
+      ],
       1,
     );
     expect(p!.displayName).toHaveLength(NEIGHBOR_NAME_CHARS);

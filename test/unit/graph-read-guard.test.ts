@@ -69,7 +69,9 @@ describe('checkPlan', () => {
     expect(() => checkPlan('r', wrap(plan('LoadCSV@neo4j', 'l')), 'neo4j')).toThrow(/LoadCSV/);
     expect(() => checkPlan('r', wrap(plan('ShowSettings@neo4j')), 'neo4j')).toThrow(/ShowSettings/);
     expect(() => checkPlan('r', wrap(plan('TerminateTransactions@neo4j')), 'neo4j')).toThrow(/TerminateTransactions/);
-    expect(() => checkPlan('r', wrap(plan('ProcedureCall@neo4j', 'dbms.listConfig() :: (name :: STRING)')), 'neo4j')).toThrow(/dbms\.listConfig/);
+    expect(() => checkPlan('r', wrap(plan('ProcedureCall@neo4j', 'dbms.listConfig() :: (name :: STRING)')), 'neo4j')).toThrow(
+      /dbms\.listConfig/,
+    );
     expect(() => checkPlan('r', wrap(plan('ProcedureCall@neo4j', 'db.stats.collect($autostring_0) :: (x)')), 'neo4j')).toThrow(/db\.stats/);
     expect(() => checkPlan('r', wrap(plan('ProcedureCall@neo4j', 'db.labels() :: (label :: STRING)')), 'neo4j')).not.toThrow();
     expect(() => checkPlan('r', wrap(plan('ShowIndexes@neo4j')), 'neo4j')).not.toThrow();

@@ -2,7 +2,7 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { batchKey, cacheDir, createCsvCache, fromCsv, toCsv, type ChunkRef } from '../../src/embeddings/csv-cache.js';
+import { batchKey, cacheDir, createCsvCache, fromCsv, toCsv, type ChunkRef } from '../../src/vector-index/csv-cache.js';
 import { decodeBase64, encodeBase64 } from '../../src/lib/base64.js';
 
 const chunks: ChunkRef[] = [
@@ -38,7 +38,10 @@ describe('csv format', () => {
     back!.forEach((v, i) => expect(Array.from(v)).toEqual(Array.from(vectors[i]!)));
   });
   it('treats a file that does not match its batch as a miss', () => {
-    const csv = toCsv(chunks, chunks.map((_, i) => vec(i)));
+    const csv = toCsv(
+      chunks,
+      chunks.map((_, i) => vec(i)),
+    );
     expect(fromCsv(csv, chunks, 16)).toBeNull(); // other dimensions
     expect(fromCsv(csv, chunks.slice(0, 2), 8)).toBeNull(); // other row count
     expect(fromCsv(csv.slice(0, -20), chunks, 8)).toBeNull(); // truncated
@@ -51,7 +54,13 @@ describe('batchKey', () => {
   it('changes with any text, id, chunk number or model, and is stable otherwise', async () => {
     const base = await batchKey('m', 8, chunks);
     expect(base).toMatch(/^[0-9a-f]{64}$/);
-    expect(await batchKey('m', 8, chunks.map((c) => ({ ...c })))).toBe(base);
+    expect(
+      await batchKey(
+        'm',
+        8,
+        chunks.map((c) => ({ ...c })),
+      ),
+    ).toBe(base);
     const changed = [
       await batchKey('other', 8, chunks),
       await batchKey('m', 16, chunks),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createProgressPrinter, describeProgress, formatDuration } from '../../src/cli/progress.js';
-import type { BuildProgress } from '../../src/embeddings/index-build.js';
+import type { BuildProgress } from '../../src/vector-index/index-build.js';
 
 const p = (over: Partial<BuildProgress>): BuildProgress => ({
   phase: 'embedding',

@@ -37,7 +37,12 @@ describe('MCP session store', () => {
   it('evicts the least recently used session when full', () => {
     let t = 0;
     const reasons: string[] = [];
-    const store = createMcpSessionStore({ idleMs: 60_000, maxSessions: 2, now: () => t, onExpire: (id, why) => reasons.push(`${id}:${why}`) });
+    const store = createMcpSessionStore({
+      idleMs: 60_000,
+      maxSessions: 2,
+      now: () => t,
+      onExpire: (id, why) => reasons.push(`${id}:${why}`),
+    });
     const [a, b, c] = [fakeSession(), fakeSession(), fakeSession()];
     store.add('a', a.session);
     t = 1;

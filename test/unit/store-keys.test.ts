@@ -15,7 +15,13 @@ describe('keys', () => {
   });
 
   it('keeps the lifetimes and limits of the contract', () => {
-    expect(LIFETIMES).toEqual({ anonSeconds: 259_200, anonRotateSeconds: 7_200, sessionSeconds: 604_800, jobSeconds: 600, rateWindowSeconds: 600 });
+    expect(LIFETIMES).toEqual({
+      anonSeconds: 259_200,
+      anonRotateSeconds: 7_200,
+      sessionSeconds: 604_800,
+      jobSeconds: 600,
+      rateWindowSeconds: 600,
+    });
     expect(RATE_LIMITS).toEqual({ requests: 20, tokens: 500_000 });
   });
 });

@@ -23,7 +23,10 @@ function setup() {
   });
   api.get('/chat/sessions', (c) => c.json({ anon: c.req.query('anon_id') ?? null }));
   api.post('/chat/message', async (c) => c.json({ got: await c.req.json(), anon: c.req.header('x-anon-id') ?? null }, 202));
-  api.get('/chat/job/:id/stream', () => new Response('id: 1\nevent: routing_started\ndata: {}\n\n', { headers: { 'content-type': 'text/event-stream' } }));
+  api.get(
+    '/chat/job/:id/stream',
+    () => new Response('id: 1\nevent: routing_started\ndata: {}\n\n', { headers: { 'content-type': 'text/event-stream' } }),
+  );
   api.all('*', (c) => c.json({ reached: c.req.path }, 200));
   const assets = async (p: string) => (p === 'ui/app.js' ? new TextEncoder().encode('console.log(1)') : null);
   const ui = createUiApp({ log: createLogger('silent'), assets }, (req) => api.fetch(req), { version: 't1' });
@@ -55,7 +58,12 @@ describe('UI proxy', () => {
     const { ui, seen } = setup();
     const res = await ui.request('/api/chat/message', {
       method: 'POST',
-      headers: { cookie: 'other=secret; anon_id=tok-123456789012345678', 'content-type': 'application/json', 'x-llm-provider': 'hosted', 'x-forwarded-host': 'evil' },
+      headers: {
+        cookie: 'other=secret; anon_id=tok-123456789012345678',
+        'content-type': 'application/json',
+        'x-llm-provider': 'hosted',
+        'x-forwarded-host': 'evil',
+      },
       body: JSON.stringify({ message: 'hi' }),
     });
     expect(res.status).toBe(202);

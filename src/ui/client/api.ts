@@ -28,7 +28,15 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
-const KINDS: Record<number, ApiErrorKind> = { 401: 'unauthorized', 404: 'not-found', 422: 'invalid', 429: 'rate-limited', 502: 'unavailable', 503: 'unavailable', 504: 'unavailable' };
+const KINDS: Record<number, ApiErrorKind> = {
+  401: 'unauthorized',
+  404: 'not-found',
+  422: 'invalid',
+  429: 'rate-limited',
+  502: 'unavailable',
+  503: 'unavailable',
+  504: 'unavailable',
+};
 
 /** `Retry-After` (seconds or an HTTP date) as an absolute time; default 60 s from now. */
 export function parseRetryAfter(value: string | null, now = Date.now()): Date {

@@ -6,7 +6,7 @@
 import type { ChatSessionView, JobSubmission, JobView } from '../../contract/chat.js';
 import { ApiError, request } from './api.js';
 import { announce, byId } from './dom.js';
-import { AssistantView, storedAssistant, userMessage, type StoredMessage } from './messages.js';
+import { AssistantView, storedAssistant, userMessage } from './messages.js';
 import { followJob } from './stream.js';
 
 /** What a send reports back to the page. */
@@ -118,7 +118,8 @@ export class ChatPane {
         if (job.status === 'done' && job.result) return view.finish(job.result.answer, job.result.sources ?? [], job.result.route_taken);
         if (job.status === 'error') return view.fail(`The answer failed: ${job.error ?? 'unknown error'}`, retry);
       } catch (err) {
-        if (err instanceof ApiError && err.kind === 'not-found') return view.fail('This answer is no longer available: the job expired.', retry);
+        if (err instanceof ApiError && err.kind === 'not-found')
+          return view.fail('This answer is no longer available: the job expired.', retry);
       }
       await sleep(1500);
       if (this.follow?.signal.aborted) return;

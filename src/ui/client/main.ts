@@ -27,7 +27,15 @@ function report(err: unknown, retry?: () => void): void {
     showBanner('error', `Something went wrong: ${err instanceof Error ? err.message : String(err)}`);
     return;
   }
-  const action = retry ? { label: 'Try again', run: () => (hideBanner(), retry()) } : undefined;
+  const action = retry
+    ? {
+        label: 'Try again',
+        run: () => {
+          hideBanner();
+          retry();
+        },
+      }
+    : undefined;
   switch (err.kind) {
     case 'rate-limited': {
       const at = err.retryAt ?? new Date(Date.now() + 60_000);
@@ -37,17 +45,23 @@ function report(err: unknown, retry?: () => void): void {
       return;
     }
     case 'network':
-      return showBanner('error', 'The chat server cannot be reached. Check that it is running, then try again.', action);
+      showBanner('error', 'The chat server cannot be reached. Check that it is running, then try again.', action);
+      return;
     case 'unavailable':
-      return showBanner('error', `The server or one of its services is down: ${err.message}. Try again in a moment.`, action);
+      showBanner('error', `The server or one of its services is down: ${err.message}. Try again in a moment.`, action);
+      return;
     case 'unauthorized':
-      return showBanner('error', 'Your anonymous identity could not be renewed. Reload the page to start again.');
+      showBanner('error', 'Your anonymous identity could not be renewed. Reload the page to start again.');
+      return;
     case 'not-found':
-      return showBanner('warn', 'That chat no longer exists; it may have expired.');
+      showBanner('warn', 'That chat no longer exists; it may have expired.');
+      return;
     case 'server':
-      return showBanner('error', `The server failed (HTTP ${err.status}). Try again.`, action);
+      showBanner('error', `The server failed (HTTP ${err.status}). Try again.`, action);
+      return;
     default:
-      return showBanner('warn', err.message);
+      showBanner('warn', err.message);
+      return;
   }
 }
 

@@ -89,7 +89,15 @@ export class AssistantView {
     this.steps = h('details', { class: 'steps', open: true }, this.stepsSummary, this.stepList);
     this.status = h('div', { class: 'status' });
     this.body = h('div', { class: 'answer markdown' });
-    this.el = h('li', { class: 'msg assistant', 'aria-busy': 'true' }, h('div', { class: 'who visually-hidden' }, 'Assistant:'), this.meta, this.steps, this.status, this.body);
+    this.el = h(
+      'li',
+      { class: 'msg assistant', 'aria-busy': 'true' },
+      h('div', { class: 'who visually-hidden' }, 'Assistant:'),
+      this.meta,
+      this.steps,
+      this.status,
+      this.body,
+    );
   }
 
   /** Shows a transient status line (sending, reconnecting…); empty hides it. */

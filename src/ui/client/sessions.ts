@@ -104,7 +104,9 @@ export class Sidebar {
     });
     if (name === null) return;
     try {
-      const res = await request<{ session_id: string; name: string }>('PATCH', `/chat/session/${encodeURIComponent(s.session_id)}`, { body: { name } });
+      const res = await request<{ session_id: string; name: string }>('PATCH', `/chat/session/${encodeURIComponent(s.session_id)}`, {
+        body: { name },
+      });
       this.upsert({ ...s, name: res.name });
       if (s.session_id === this.active) byId('chat-title').textContent = res.name;
       announce(`Chat renamed to ${res.name}.`);
@@ -114,7 +116,11 @@ export class Sidebar {
   }
 
   private async remove(s: SessionSummary): Promise<void> {
-    const ok = await openDialog({ title: 'Delete chat', text: `Delete “${s.name}” and its messages? This cannot be undone.`, okLabel: 'Delete' });
+    const ok = await openDialog({
+      title: 'Delete chat',
+      text: `Delete “${s.name}” and its messages? This cannot be undone.`,
+      okLabel: 'Delete',
+    });
     if (ok === null) return;
     try {
       await request('DELETE', `/chat/session/${encodeURIComponent(s.session_id)}`);

@@ -84,8 +84,14 @@ export function initSettings(config: LlmConfig): Settings {
   };
   show(load(config));
   // Switching provider switches to that provider's configured model.
-  agentProvider.addEventListener('change', () => ((agentModel.value = modelFor(config, agentProvider.value, 'agent')), save()));
-  routerProvider.addEventListener('change', () => ((routerModel.value = modelFor(config, routerProvider.value, 'router')), save()));
+  agentProvider.addEventListener('change', () => {
+    agentModel.value = modelFor(config, agentProvider.value, 'agent');
+    save();
+  });
+  routerProvider.addEventListener('change', () => {
+    routerModel.value = modelFor(config, routerProvider.value, 'router');
+    save();
+  });
   agentModel.addEventListener('change', save);
   routerModel.addEventListener('change', save);
   byId('settings-reset').addEventListener('click', () => {

@@ -32,7 +32,11 @@ const FINAL = new Set(['job_done', 'job_error']);
 const wait = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
     const t = window.setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => (window.clearTimeout(t), resolve()), { once: true });
+    const abort = () => {
+      window.clearTimeout(t);
+      resolve();
+    };
+    signal?.addEventListener('abort', abort, { once: true });
   });
 
 /** Streams the job's events into `handlers` until the final one. */

@@ -11,18 +11,28 @@
  * previous build: their batches get new content keys, and every chunk node whose batch key is
  * not part of this build is deleted at the end (as are cache files of batches no longer used).
  */
-import type { AppDeps } from '../deps.js';
+import type { Config } from '../config.js';
+import type { EmbedderPool } from '../embeddings/embedders.js';
+import type { GraphStore } from '../graph/driver.js';
 import { AppError } from '../errors.js';
 import { COUNT_TEXT_NODES } from '../graph/dialect.js';
-import { unknownModel } from './embedders.js';
+import { unknownModel } from '../embeddings/embedders.js';
 import { batchKey, createCsvCache, type CacheFs } from './csv-cache.js';
 import { acquireBuildLock } from './index-lock.js';
 import { chunkBatches, streamTextNodes } from './index-source.js';
 import { createIndexWriter } from './index-writer.js';
-import { findModel, indexName as deriveIndexName } from './registry.js';
+import { findModel, indexName as deriveIndexName } from '../contract/models.js';
+import type { Logger } from '../lib/log.js';
+import type { KvStore } from '../store/redis.js';
 
 /** What the build needs from the app's dependencies. */
-export type IndexBuildDeps = Pick<AppDeps, 'config' | 'graph' | 'kv' | 'embedders' | 'log'>;
+export interface IndexBuildDeps {
+  readonly config: Config;
+  readonly graph: GraphStore;
+  readonly kv: KvStore;
+  readonly embedders: EmbedderPool;
+  readonly log: Logger;
+}
 
 /** Progress of a running build, reported after every batch and while the index populates. */
 export interface BuildProgress {
@@ -89,9 +99,7 @@ export type BuildReport = BuildIndexResult & { timings: BuildTimings };
  * `<graph>_<model>` with non-alphanumerics replaced by `_`.
  */
 export function resolveIndexName(config: IndexBuildDeps['config'], graph: string, model: string): string {
-  return graph === config.GRAPHDB_GRAPH && model === config.EMBEDDING_MODEL
-    ? config.VECTOR_INDEX_NAME
-    : deriveIndexName(graph, model);
+  return graph === config.GRAPHDB_GRAPH && model === config.EMBEDDING_MODEL ? config.VECTOR_INDEX_NAME : deriveIndexName(graph, model);
 }
 
 /** Checks what can be checked before any work: model in the registry (422), graph exists (404). */

@@ -17,7 +17,9 @@
  * With `neighbors`, each result also carries some of its relationships (src/graph/neighbors.ts).
  */
 import neo4j, { type Session } from 'neo4j-driver';
-import type { AppDeps } from '../deps.js';
+import type { Config } from '../config.js';
+import type { EmbedderPool } from '../embeddings/embedders.js';
+import type { GraphStore } from '../graph/driver.js';
 import { AppError } from '../errors.js';
 import {
   FULLTEXT_SEARCH,
@@ -28,15 +30,19 @@ import {
   missingIndexKind,
 } from '../graph/dialect.js';
 import { fetchNeighbors } from '../graph/neighbors.js';
-import { unknownModel } from './embedders.js';
+import { unknownModel } from '../embeddings/embedders.js';
 import { toLuceneQuery } from './fulltext-query.js';
 import { resolveIndexName } from './index-build.js';
-import { findModel } from './registry.js';
+import { findModel } from '../contract/models.js';
 import type { RetrievalMode, SourceNode } from '../contract/search.js';
 import type { SearchRequest, VectorSearcher } from './types.js';
 
 /** What the searcher needs from the app's dependencies. */
-export type VectorSearchDeps = Pick<AppDeps, 'config' | 'graph' | 'embedders'>;
+export interface VectorSearchDeps {
+  readonly config: Config;
+  readonly graph: GraphStore;
+  readonly embedders: EmbedderPool;
+}
 
 /** Chunk hits requested per wanted node (several chunks of one node may rank high). */
 export const OVERFETCH = 4;
@@ -54,9 +60,9 @@ export const HYBRID_ALPHA = 0.3;
 export const MAX_TOP_K = 100;
 
 const HOW: Record<RetrievalMode, string> = {
-  vector: 'by meaning (vector similarity over the graph\'s text index)',
-  fulltext: 'by the words and names they contain (full-text ranking over the graph\'s text index)',
-  hybrid: 'by meaning and by the words and names they contain (vector and full-text search over the graph\'s text index, fused)',
+  vector: "by meaning (vector similarity over the graph's text index)",
+  fulltext: "by the words and names they contain (full-text ranking over the graph's text index)",
+  hybrid: "by meaning and by the words and names they contain (vector and full-text search over the graph's text index, fused)",
 };
 
 /**
@@ -106,7 +112,7 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
     const embedder = await deps.embedders.get(model);
     const [vector] = await embedder.embed([query]);
     // A query with no known token embeds to zeros, which has no cosine similarity to anything.
-    return vector && vector.some((x) => x !== 0) ? Array.from(vector) : null;
+    return vector?.some((x) => x !== 0) ? Array.from(vector) : null;
   };
 
   const run = async (session: Session, query: string, params: Record<string, unknown>, topK: number): Promise<Row[]> => {
@@ -154,7 +160,11 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
       try {
         const rows = await byMode[effective](session, index, vector, q, topK);
         if (neighbors > 0 && rows.length) {
-          const context = await fetchNeighbors(session, rows.map((r) => r.nodeId), { perNode: neighbors });
+          const context = await fetchNeighbors(
+            session,
+            rows.map((r) => r.nodeId),
+            { perNode: neighbors },
+          );
           for (const row of rows) Object.assign(row, context.get(row.nodeId));
         }
         return rows.map(({ nodeId: _, ...node }) => node);

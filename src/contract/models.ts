@@ -1,6 +1,7 @@
 /**
- * The embedding model registry (DECISIONS.md): six deployment identifiers, their vector
- * dimensions and which provider computes them. A name outside this table is refused.
+ * The embedding model registry (DECISIONS.md): the `model` values the API accepts, six
+ * deployment identifiers with their vector dimensions and which provider computes them. A
+ * name outside this table is refused.
  */
 
 /** Where a model's vectors are computed. */

@@ -42,15 +42,18 @@ export async function acquireBuildLock(kv: KvStore, indexName: string, ttlMs: nu
 
   let lost = false;
   let released = false;
-  const timer = setInterval(() => {
-    kv.redis.eval(REFRESH, 1, key, token, String(ttlMs)).then(
-      (n) => {
-        if (n === 0 && !released) lost = true;
-      },
-      // A failed refresh is retried on the next tick; the TTL covers two misses.
-      () => {},
-    );
-  }, Math.max(50, Math.floor(ttlMs / 3)));
+  const timer = setInterval(
+    () => {
+      kv.redis.eval(REFRESH, 1, key, token, String(ttlMs)).then(
+        (n) => {
+          if (n === 0 && !released) lost = true;
+        },
+        // A failed refresh is retried on the next tick; the TTL covers two misses.
+        () => {},
+      );
+    },
+    Math.max(50, Math.floor(ttlMs / 3)),
+  );
   // Never keep a finished CLI process alive just for the refresh timer.
   (timer as { unref?: () => void }).unref?.();
 

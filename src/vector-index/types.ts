@@ -1,0 +1,23 @@
+/** The search every caller uses (HTTP, chat lookup, agent, MCP), as a seam tests can replace. */
+import type { RetrievalMode, SourceNode } from '../contract/search.js';
+
+/** A search request. */
+export interface SearchRequest {
+  query: string;
+  graph: string;
+  model: string;
+  topK: number;
+  /** Default `RETRIEVAL_MODE` (the HTTP route passes its own default, `vector`). */
+  mode?: RetrievalMode;
+  /** Neighbours to attach per result (0 or absent: none). */
+  neighbors?: number;
+}
+
+/** Vector search over a built index: top-k source nodes, one per node. */
+export interface VectorSearcher {
+  /**
+   * @throws AppError 404 when no index exists for that graph and model, 422 for an unknown
+   * model, 503 when the graph database is down.
+   */
+  search(req: SearchRequest): Promise<SourceNode[]>;
+}
