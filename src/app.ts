@@ -5,10 +5,10 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
+import { methodNotAllowed } from 'hono/method-not-allowed';
 import { requestId } from 'hono/request-id';
 import type { AppDeps } from './deps.js';
 import { AppError, problemResponse, toAppError } from './errors.js';
-import { createAllowedMethods } from './lib/allowed-methods.js';
 import type { AppEnv } from './routes/openapi.js';
 import { chatRoutes } from './routes/chat.js';
 import { chatJobRoutes } from './routes/chat-jobs.js';
@@ -40,6 +40,17 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   });
   // All origins are allowed (contract); echoing the origin instead of `*` lets credentialed
   // requests (the UI's cookie) through as well.
+  // A known path with another method: 405 with `Allow` (RFC 9110) instead of Hono's 404.
+  app.use(
+    methodNotAllowed({
+      app,
+      onMethodNotAllowed: (c, methods) => {
+        const allow = methods.sort().join(', ');
+        const detail = `${c.req.method} is not allowed on ${c.req.path}; allowed: ${allow}`;
+        return problemResponse(new AppError(405, 'method-not-allowed', detail, { headers: { Allow: allow } }), c.req.path);
+      },
+    }),
+  );
   app.use(
     cors({
       origin: (origin) => origin || '*',
@@ -69,21 +80,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.route('/', chatSessionRoutes(deps));
   mountDocs(app, deps);
 
-  const allowedMethods = createAllowedMethods(() => app.routes);
   app.notFound((c) => {
-    const allowed = allowedMethods(c.req.path);
-    // A routed method lands here too when its handler says "not found" (a missing asset).
-    if (allowed.length && !allowed.includes(c.req.method)) {
-      const err = new AppError(
-        405,
-        'method-not-allowed',
-        `${c.req.method} is not allowed on ${c.req.path}; allowed: ${allowed.join(', ')}`,
-        {
-          headers: { Allow: allowed.join(', ') },
-        },
-      );
-      return problemResponse(err, c.req.path);
-    }
     return problemResponse(new AppError(404, 'not-found', `no route for ${c.req.method} ${c.req.path}`), c.req.path);
   });
   app.onError((err, c) => {

@@ -12,7 +12,8 @@ import type { ChatCompletion, ChatCompletionMessageFunctionToolCall, ChatComplet
 import type { JobEvent, TokenUsage } from '../contract/chat.js';
 import { addUsage, usageOf } from '../llm/usage.js';
 import type { LlmTarget } from '../llm/types.js';
-import { isRateLimited, withLlmRetry } from '../llm/retry.js';
+import { complete } from '../llm/complete.js';
+import { isRateLimited } from '../llm/retry.js';
 import { limitReachedInstruction } from './prompt.js';
 import { parseArgs, runTool, toOpenAiTools, type AgentTool, type ToolContext } from './tools.js';
 
@@ -110,22 +111,10 @@ async function callModel(
   body: OpenAI.Chat.ChatCompletionCreateParamsNonStreaming,
   o: { retries: number; delayMs: number; signal?: AbortSignal },
 ): Promise<ChatCompletion> {
-  // The `openai` client never removes the abort listener it adds to a caller's signal, and the
-  // job signal lives as long as the worker: each call gets a child signal that is let go after.
-  o.signal?.throwIfAborted();
-  const child = new AbortController();
-  const forward = () => child.abort(o.signal?.reason);
-  o.signal?.addEventListener('abort', forward, { once: true });
   try {
-    return await withLlmRetry(() => client.chat.completions.create(body, { signal: child.signal }), {
-      retries: o.retries,
-      delayMs: o.delayMs,
-      signal: o.signal,
-    });
+    return await complete(client, body, o);
   } catch (err) {
     if (isRateLimited(err)) throw new Error(rateLimitedMessage(o.retries, o.delayMs), { cause: err });
     throw err;
-  } finally {
-    o.signal?.removeEventListener('abort', forward);
   }
 }

@@ -7,7 +7,7 @@
  */
 import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { LlmTarget } from '../llm/types.js';
-import { withLlmRetry } from '../llm/retry.js';
+import { complete } from '../llm/complete.js';
 import type { Message, TokenUsage } from '../contract/chat.js';
 import { usageOf } from '../llm/usage.js';
 
@@ -101,10 +101,7 @@ export async function classify(target: LlmTarget, question: string, history: Mes
   ];
   const base: ChatCompletionCreateParamsNonStreaming = { model: target.model, messages, temperature: 0 };
   const call = (params: ChatCompletionCreateParamsNonStreaming) =>
-    withLlmRetry(() => target.client.chat.completions.create(params, { signal: opts.signal }), {
-      delayMs: opts.retryDelayMs,
-      signal: opts.signal,
-    });
+    complete(target.client, params, { delayMs: opts.retryDelayMs, signal: opts.signal });
   let completion: Awaited<ReturnType<typeof call>>;
   try {
     completion = await call({

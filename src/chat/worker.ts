@@ -103,8 +103,7 @@ export function createChatWorker(opts: ChatWorkerOptions): ChatWorker {
       await kv.redis.lrem(processingKey, 1, jobId);
       return;
     }
-    // A signal per job: the openai client never removes the abort listeners it adds, so a
-    // worker-wide signal would collect one per model call for the life of the process.
+    // A signal per job, so that shutdown (and a job's own end) aborts exactly its model calls.
     const jobAbort = new AbortController();
     if (aborting) jobAbort.abort(new Error('the worker is shutting down'));
     controllers.add(jobAbort);
