@@ -25,6 +25,7 @@ import { createChatWorker } from '../src/chat/worker.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { createLogger } from '../src/lib/log.js';
 import { createLlmClients } from '../src/llm/clients.js';
+import { createJobStore } from '../src/store/jobs.js';
 import { createKvStore } from '../src/store/redis.js';
 import { createDeps } from '../src/server.js';
 import { routerReply, startLlmServer } from '../test/helpers/llm-server.js';
@@ -62,6 +63,7 @@ function startWorker(config: Config) {
   const kv = createKvStore({ url: config.KVSTORE_URL, prefix: config.KV_PREFIX });
   const worker = createChatWorker({
     kv,
+    jobs: createJobStore(kv),
     config,
     log: createLogger('silent'),
     llm: createLlmClients(config),

@@ -9,6 +9,8 @@ import type { GraphStore } from './graph/driver.js';
 import type { SkeletonCache } from './graph/skeleton-cache.js';
 import type { Logger } from './lib/log.js';
 import type { LlmClients } from './llm/clients.js';
+import type { JobEventHub } from './store/job-events.js';
+import type { JobStore } from './store/jobs.js';
 import type { KvStore } from './store/redis.js';
 
 /** Reads a static file shipped in `dist/public/` (path relative to it), or null when absent. */
@@ -27,6 +29,10 @@ export interface AppDeps {
   readonly search: VectorSearcher;
   /** Language-model clients of both providers (src/llm/clients.ts). */
   readonly llm: LlmClients;
+  /** Chat jobs: records, events, results (src/store/jobs.ts). */
+  readonly jobs: JobStore;
+  /** Live job events for SSE streams, one subscriber connection per instance (src/store/job-events.ts). */
+  readonly events: JobEventHub;
   /** Graph skeletons for the agent's prompt, computed at start-up (src/graph/skeleton-cache.ts). */
   readonly skeleton: SkeletonCache;
   /**

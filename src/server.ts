@@ -4,7 +4,6 @@
  * entry passes in how to listen and how to read static files.
  */
 import { createApp } from './app.js';
-import { getJobEventHub } from './chat/events.js';
 import { startChatWorker } from './chat/service.js';
 import { loadConfig, type Config } from './config.js';
 import type { AppDeps, AssetLoader } from './deps.js';
@@ -14,6 +13,8 @@ import { createGraphStore } from './graph/driver.js';
 import { createSkeletonCache } from './graph/skeleton-cache.js';
 import { createLogger } from './lib/log.js';
 import { createLlmClients } from './llm/clients.js';
+import { createJobEventHub } from './store/job-events.js';
+import { createJobStore } from './store/jobs.js';
 import { createKvStore } from './store/redis.js';
 import { createUiApp } from './ui/app.js';
 
@@ -61,7 +62,7 @@ export function createDeps(config: Config, assets: AssetLoader, runtime = 'node'
     maxChars: config.SKELETON_MAX_CHARS,
     refreshMs: config.SKELETON_REFRESH_MS,
   });
-  return { ...base, search: createVectorSearcher(base), skeleton };
+  return { ...base, search: createVectorSearcher(base), skeleton, jobs: createJobStore(base.kv), events: createJobEventHub(base.kv) };
 }
 
 /**
@@ -93,7 +94,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
       // then the event streams still open end, so the servers can close (clients resume elsewhere).
       const drained = (async () => {
         await worker?.stop();
-        getJobEventHub(deps.kv).shutdown();
+        deps.events.shutdown();
       })();
       await Promise.allSettled([server?.close(), uiServer?.close(), drained]);
       await Promise.allSettled([deps.graph.close(), deps.kv.close(), deps.embedders.close()]);

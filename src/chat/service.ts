@@ -24,7 +24,7 @@ export function createChatHandlers(deps: AppDeps): ChatHandlers {
 
 /** Builds and starts the worker over `deps` with the handlers of {@link createChatHandlers}. */
 export async function startChatWorker(deps: AppDeps, handlers: ChatHandlers = createChatHandlers(deps)): Promise<ChatWorker> {
-  const worker = createChatWorker({ kv: deps.kv, config: deps.config, log: deps.log, llm: deps.llm, handlers });
+  const worker = createChatWorker({ kv: deps.kv, jobs: deps.jobs, config: deps.config, log: deps.log, llm: deps.llm, handlers });
   await worker.start();
   return worker;
 }

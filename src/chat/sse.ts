@@ -8,7 +8,7 @@
  * away) drops the subscription and the timers.
  */
 import type { JobStore, SeqEvent } from '../store/jobs.js';
-import type { JobEventHub } from './events.js';
+import type { JobEventHub } from '../store/job-events.js';
 
 /** Options of {@link openJobEventStream}. */
 export interface JobStreamOptions {

@@ -10,7 +10,7 @@ import type { Config } from '../config.js';
 import type { Logger } from '../lib/log.js';
 import { sleep } from '../lib/timeout.js';
 import type { LlmClients } from '../llm/clients.js';
-import { createJobStore } from '../store/jobs.js';
+import type { JobStore } from '../store/jobs.js';
 import { createJobQueue } from '../store/queue.js';
 import { createRateLimiter } from '../store/rate-limit.js';
 import type { KvStore } from '../store/redis.js';
@@ -25,6 +25,8 @@ export const WORKER_LOST = 'the worker running this job stopped twice while answ
 /** Options of {@link createChatWorker}. */
 export interface ChatWorkerOptions {
   kv: KvStore;
+  /** The job store of the app's dependencies. */
+  jobs: JobStore;
   config: Config;
   log: Logger;
   llm: LlmClients;
@@ -48,7 +50,7 @@ export function createChatWorker(opts: ChatWorkerOptions): ChatWorker {
   const id = opts.workerId ?? crypto.randomUUID();
   const log = opts.log.child({ worker: id });
   const queue = createJobQueue(kv);
-  const jobs = createJobStore(kv);
+  const { jobs } = opts;
   const runner: JobRunnerDeps = {
     config,
     log,

@@ -1,12 +1,10 @@
 /** `GET /chat/job/{job_id}` (poll a job) and `GET /chat/job/{job_id}/stream` (its SSE events). */
 import { createRoute, z } from '@hono/zod-openapi';
-import { getJobEventHub } from '../chat/events.js';
 import { JOB_EVENT_TYPES, JobViewSchema } from '../contract/chat.js';
 import { openJobEventStream, parseLastEventId } from '../chat/sse.js';
 import type { AppDeps } from '../deps.js';
 import { AppError } from '../errors.js';
 import { UNAVAILABLE_PROBLEM, createRouter, issuedIdSchema, problem } from './openapi.js';
-import { createJobStore } from '../store/jobs.js';
 
 const JobParamsSchema = z.object({ job_id: issuedIdSchema('job_id') });
 
@@ -58,8 +56,7 @@ const notFound = (id: string) => new AppError(404, 'not-found', `job ${id} does 
 
 /** Job routes. */
 export function chatJobRoutes(deps: AppDeps) {
-  const jobs = createJobStore(deps.kv);
-  const hub = getJobEventHub(deps.kv);
+  const { jobs, events: hub } = deps;
   return createRouter()
     .openapi(jobRoute, async (c) => {
       const { job_id } = c.req.valid('param');

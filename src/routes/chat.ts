@@ -10,7 +10,6 @@ import type { AppDeps } from '../deps.js';
 import { AppError } from '../errors.js';
 import { BODY_PROBLEMS, UNAVAILABLE_PROBLEM, createRouter, issuedIdSchema, problem } from './openapi.js';
 import { hostedKeyMissing } from '../llm/clients.js';
-import { createJobStore } from '../store/jobs.js';
 import { LIFETIMES, RATE_LIMITS } from '../store/keys.js';
 import { createRateLimiter } from '../store/rate-limit.js';
 import { createUserStore } from '../store/users.js';
@@ -53,7 +52,7 @@ const bootstrapRoute = createRoute({
 export function chatRoutes(deps: AppDeps) {
   const { config, kv, llm } = deps;
   const users = createUserStore(kv);
-  const jobs = createJobStore(kv);
+  const { jobs } = deps;
   const limiter = createRateLimiter(kv);
 
   const messageRoute = createRoute({

@@ -1,5 +1,5 @@
 /**
- * The chat data model in the key-value store: every key and every lifetime in one place.
+ * The data model in the key-value store (chat, workers, rate limits, index-build locks): every key and every lifetime in one place.
  * All keys start with the store's prefix (`KV_PREFIX`, default `gc:`). Values are strings.
  *
  * | Key | Type | Holds | Lifetime |
@@ -18,6 +18,7 @@
  * | `worker:{id}:alive` | string | heartbeat | the worker lease (`WORKER_LEASE_MS`) |
  * | `workers` | set | worker IDs that may hold jobs | none |
  * | `lock:{name}` | string | short lock (recovery of one dead worker) | seconds |
+ * | `index-build:{index}` | string | token of the build holding the index (src/store/build-lock.ts) | `INDEX_LOCK_TTL_MS`, refreshed while held |
  * | `rl:{user_id}:req` | sorted set | one member per accepted request, score = ms | 10 min after the last write |
  * | `rl:{user_id}:tok` | sorted set | `{ms}:{rand}:{tokens}` per recorded usage, score = ms | 10 min after the last write |
  */
@@ -60,6 +61,7 @@ export interface Keys {
   alive(workerId: string): string;
   workers(): string;
   lock(name: string): string;
+  indexBuild(indexName: string): string;
   rateRequests(userId: string): string;
   rateTokens(userId: string): string;
 }
@@ -82,6 +84,7 @@ export function createKeys(prefix: string): Keys {
     alive: (id) => `${prefix}worker:${id}:alive`,
     workers: () => `${prefix}workers`,
     lock: (name) => `${prefix}lock:${name}`,
+    indexBuild: (name) => `${prefix}index-build:${name}`,
     rateRequests: (id) => `${prefix}rl:${id}:req`,
     rateTokens: (id) => `${prefix}rl:${id}:tok`,
   };

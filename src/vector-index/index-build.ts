@@ -18,7 +18,7 @@ import { AppError } from '../errors.js';
 import { COUNT_TEXT_NODES } from '../graph/dialect.js';
 import { unknownModel } from '../embeddings/embedders.js';
 import { batchKey, createCsvCache, type CacheFs } from './csv-cache.js';
-import { acquireBuildLock } from './index-lock.js';
+import { acquireBuildLock } from '../store/build-lock.js';
 import { chunkBatches, streamTextNodes } from './index-source.js';
 import { createIndexWriter } from './index-writer.js';
 import { findModel, indexName as deriveIndexName } from '../contract/models.js';

@@ -66,7 +66,7 @@ export async function startHarness(opts: HarnessOptions = {}) {
   };
   const workers: ChatWorker[] = [];
   const startWorker = async () => {
-    const w = createChatWorker({ kv: deps.kv, config: deps.config, log: deps.log, llm: deps.llm, handlers });
+    const w = createChatWorker({ kv: deps.kv, jobs: deps.jobs, config: deps.config, log: deps.log, llm: deps.llm, handlers });
     await w.start();
     workers.push(w);
     return w;

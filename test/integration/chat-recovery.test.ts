@@ -117,6 +117,7 @@ describe('graceful shutdown', () => {
   it('puts a job still running after the grace period back on the queue', async () => {
     const worker = createChatWorker({
       kv: h.deps.kv,
+      jobs: h.deps.jobs,
       config: { ...h.deps.config, WORKER_SHUTDOWN_MS: 100 },
       log: h.deps.log,
       llm: h.deps.llm,

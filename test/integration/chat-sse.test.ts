@@ -2,7 +2,6 @@
 import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getJobEventHub } from '../../src/chat/events.js';
 import { AGENT_UNAVAILABLE } from '../../src/chat/run-job.js';
 import { createJobStore } from '../../src/store/jobs.js';
 import { createKeys } from '../../src/store/keys.js';
@@ -16,7 +15,7 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 /** Live-event listeners the app's hub holds (one per open stream). */
-const listeners = () => getJobEventHub(h.deps.kv).listeners();
+const listeners = () => h.deps.events.listeners();
 
 describe('GET /chat/job/{id}/stream', () => {
   it('replays every event to a client that connects after the job ended, then closes', async () => {
@@ -74,7 +73,7 @@ describe('GET /chat/job/{id}/stream', () => {
     const reading = h.stream(sub.job_id);
     await new Promise((r) => setTimeout(r, 50));
     expect(listeners()).toBe(1);
-    getJobEventHub(h.deps.kv).shutdown();
+    h.deps.events.shutdown();
     const res = await reading;
     expect(res.frames.filter((f) => f.event)).toEqual([]);
     expect(listeners()).toBe(0);

@@ -8,6 +8,7 @@ import { createChatWorker } from '../../src/chat/worker.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/lib/log.js';
 import { createLlmClients } from '../../src/llm/clients.js';
+import { createJobStore } from '../../src/store/jobs.js';
 import { createKvStore } from '../../src/store/redis.js';
 import { fakeSearcher } from './chat-fixtures.js';
 
@@ -15,6 +16,7 @@ const config = loadConfig(process.env);
 const kv = createKvStore({ url: config.KVSTORE_URL, prefix: config.KV_PREFIX });
 const worker = createChatWorker({
   kv,
+  jobs: createJobStore(kv),
   config,
   log: createLogger('silent'),
   llm: createLlmClients(config),

@@ -6,7 +6,7 @@
 import { readdir } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildVectorIndex } from '../../src/vector-index/index-build.js';
-import { buildLockKey } from '../../src/vector-index/index-lock.js';
+import { buildLockKey } from '../../src/store/build-lock.js';
 import { cacheDir } from '../../src/vector-index/csv-cache.js';
 import { MODEL_NAMES } from '../../src/contract/models.js';
 import { dropSearchIndex } from '../../src/vector-index/index-writer.js';

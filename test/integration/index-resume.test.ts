@@ -10,7 +10,7 @@ import { build as esbuild } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cacheDir } from '../../src/vector-index/csv-cache.js';
 import { buildVectorIndex } from '../../src/vector-index/index-build.js';
-import { buildLockKey } from '../../src/vector-index/index-lock.js';
+import { buildLockKey } from '../../src/store/build-lock.js';
 import { chunkLabel, quoteName } from '../../src/graph/dialect.js';
 import { generateProse } from '../../scripts/bench-prose.js';
 import { createTestDeps } from '../helpers/deps.js';

@@ -5,7 +5,9 @@
  * one TTL instead of blocking the index forever.
  */
 import { AppError } from '../errors.js';
-import type { KvStore } from '../store/redis.js';
+import { createKeys } from './keys.js';
+import type { KvStore } from './redis.js';
+import { defineScript } from './script.js';
 
 /** A held build lock. */
 export interface BuildLock {
@@ -16,13 +18,19 @@ export interface BuildLock {
 }
 
 /** Deletes the key only while it still holds our token. */
-const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
+const release = defineScript(
+  'gcBuildLockRelease',
+  `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`,
+);
 /** Extends the TTL only while the key still holds our token. */
-const REFRESH = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
+const refresh = defineScript(
+  'gcBuildLockRefresh',
+  `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`,
+);
 
-/** The lock key of an index. */
+/** The lock key of an index (`index-build:{index}` in src/store/keys.ts). */
 export function buildLockKey(kv: Pick<KvStore, 'prefix'>, indexName: string): string {
-  return `${kv.prefix}index-build:${indexName}`;
+  return createKeys(kv.prefix).indexBuild(indexName);
 }
 
 /** The 409 for a second build of the same index. */
@@ -44,7 +52,7 @@ export async function acquireBuildLock(kv: KvStore, indexName: string, ttlMs: nu
   let released = false;
   const timer = setInterval(
     () => {
-      kv.redis.eval(REFRESH, 1, key, token, String(ttlMs)).then(
+      refresh(kv.redis, [key], [token, ttlMs]).then(
         (n) => {
           if (n === 0 && !released) lost = true;
         },
@@ -65,7 +73,7 @@ export async function acquireBuildLock(kv: KvStore, indexName: string, ttlMs: nu
       if (released) return;
       released = true;
       clearInterval(timer);
-      await kv.redis.eval(RELEASE, 1, key, token).catch(() => {});
+      await release(kv.redis, [key], [token]).catch(() => {});
     },
   };
 }

@@ -7,9 +7,9 @@
  * worker's scripts, whichever instance runs the job.
  */
 import type { Redis } from 'ioredis';
-import type { SeqEvent } from '../store/jobs.js';
-import { createKeys } from '../store/keys.js';
-import type { KvStore } from '../store/redis.js';
+import type { SeqEvent } from './jobs.js';
+import { createKeys } from './keys.js';
+import type { KvStore } from './redis.js';
 
 /** A listener of one job's live events. */
 export type JobEventListener = (event: SeqEvent) => void;
@@ -33,19 +33,11 @@ export interface JobEventHub {
 /** Escapes glob characters so a key prefix matches only itself in a pattern. */
 const globEscape = (s: string) => s.replace(/[*?[\]\\]/g, '\\$&');
 
-const hubs = new WeakMap<KvStore, JobEventHub>();
-
-/** The hub of `kv` (one per store); its connection is opened on first use and closed with `kv`. */
-export function getJobEventHub(kv: KvStore): JobEventHub {
-  let hub = hubs.get(kv);
-  if (!hub) {
-    hub = createHub(kv);
-    hubs.set(kv, hub);
-  }
-  return hub;
-}
-
-function createHub(kv: KvStore): JobEventHub {
+/**
+ * The hub over `kv`; build one per store (createDeps does). Its connection is opened on first
+ * use and closed with `kv`.
+ */
+export function createJobEventHub(kv: KvStore): JobEventHub {
   const keys = createKeys(kv.prefix);
   const byChannel = new Map<string, Set<JobEventListener>>();
   const closers = new Set<() => void>();
