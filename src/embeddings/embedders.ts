@@ -46,10 +46,10 @@ export interface EmbedderPool {
   close(): Promise<void>;
 }
 
-/** A registry name outside the table: 422 listing the valid names. */
+/** A registry name outside the table: 422 listing the valid names (field `model`; routes say where it was). */
 export function unknownModel(model: string): AppError {
   return new AppError(422, 'unknown-model', `unknown model "${model}"; valid models: ${MODEL_NAMES.join(', ')}`, {
-    errors: [{ path: 'body.model', message: `must be one of: ${MODEL_NAMES.join(', ')}` }],
+    errors: [{ path: 'model', message: `must be one of: ${MODEL_NAMES.join(', ')}` }],
   });
 }
 

@@ -37,9 +37,9 @@ export interface LlmClientsOptions {
 }
 
 /** The error a request gets when it asks for `hosted` and the server has no key for it. */
-export function hostedKeyMissing(header: string): AppError {
-  return new AppError(422, 'validation', `${header}: the hosted provider is not configured on this server (HOSTED_LLM_API_KEY is empty)`, {
-    errors: [{ path: `header.${header}`, message: 'hosted provider has no API key configured' }],
+export function hostedKeyMissing(field: string): AppError {
+  return new AppError(422, 'validation', `${field}: the hosted provider is not configured on this server (HOSTED_LLM_API_KEY is empty)`, {
+    errors: [{ path: field, message: 'hosted provider has no API key configured' }],
   });
 }
 
@@ -66,7 +66,7 @@ export function createLlmClients(config: Config, opts: LlmClientsOptions = {}): 
     available,
     resolve(role, overrides = {}) {
       const provider = overrides.provider ?? (role === 'agent' ? config.LLM_PROVIDER : config.ROUTER_PROVIDER);
-      if (!available(provider)) throw hostedKeyMissing(role === 'agent' ? 'x-llm-provider' : 'x-llm-router-provider');
+      if (!available(provider)) throw hostedKeyMissing(role === 'agent' ? 'provider' : 'router_provider');
       const configured =
         provider === 'local'
           ? role === 'agent'

@@ -93,8 +93,8 @@ export function chatRoutes(deps: AppDeps) {
     .openapi(messageRoute, async (c) => {
       const h = c.req.valid('header');
       const body = c.req.valid('json');
-      if (h['x-llm-provider'] === 'hosted' && !llm.available('hosted')) throw hostedKeyMissing('x-llm-provider');
-      if (h['x-llm-router-provider'] === 'hosted' && !llm.available('hosted')) throw hostedKeyMissing('x-llm-router-provider');
+      if (h['x-llm-provider'] === 'hosted' && !llm.available('hosted')) throw hostedKeyMissing('header.x-llm-provider');
+      if (h['x-llm-router-provider'] === 'hosted' && !llm.available('hosted')) throw hostedKeyMissing('header.x-llm-router-provider');
 
       const user = await resolveUser(users, h['x-anon-id']);
       if (user) {

@@ -6,7 +6,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { AppDeps } from '../deps.js';
 import { buildVectorIndex } from '../vector-index/index-build.js';
 import { MODEL_NAMES } from '../contract/models.js';
-import { BODY_PROBLEMS, createRouter, problem } from './openapi.js';
+import { BODY_PROBLEMS, createRouter, inRequest, problem } from './openapi.js';
 
 const BuildIndexRequestSchema = z
   .object({
@@ -58,7 +58,9 @@ export function indexBuildRoutes(deps: AppDeps) {
   return createRouter().openapi(route, async (c) => {
     const { graph_name, model } = c.req.valid('json');
     // The build checks the model (422) and the graph (404) before it takes the lock or reads anything.
-    const r = await buildVectorIndex(deps, { graph: graph_name, model });
+    const r = await buildVectorIndex(deps, { graph: graph_name, model }).catch((err: unknown) => {
+      throw inRequest(err, { model: 'body.model' });
+    });
     return c.json(
       {
         index_name: r.index_name,

@@ -4,7 +4,7 @@ import type { AppDeps } from '../deps.js';
 import { MODEL_NAMES } from '../contract/models.js';
 import { RETRIEVAL_MODES, SourceNodeSchema } from '../contract/search.js';
 import { MAX_TOP_K } from '../vector-index/vector-search.js';
-import { BODY_PROBLEMS, createRouter, problem } from './openapi.js';
+import { BODY_PROBLEMS, createRouter, inRequest, problem } from './openapi.js';
 
 /** Most neighbours a request may ask for per result. */
 const MAX_NEIGHBORS = 50;
@@ -70,13 +70,8 @@ export function vectorRoutes(deps: AppDeps) {
 
   return createRouter().openapi(route, async (c) => {
     const { query, graph_name, model, top_k, mode, neighbors } = c.req.valid('json');
-    const hits = await deps.search.search({
-      query,
-      graph: graph_name,
-      model,
-      topK: top_k,
-      mode,
-      neighbors,
+    const hits = await deps.search.search({ query, graph: graph_name, model, topK: top_k, mode, neighbors }).catch((err: unknown) => {
+      throw inRequest(err, { model: 'body.model', topK: 'body.top_k' });
     });
     return c.json(hits, 200);
   });

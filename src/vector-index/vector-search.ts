@@ -145,7 +145,7 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
       if (!findModel(model)) throw unknownModel(model);
       if (!Number.isInteger(topK) || topK < 1 || topK > MAX_TOP_K) {
         throw new AppError(422, 'validation', `top_k must be an integer from 1 to ${MAX_TOP_K}`, {
-          errors: [{ path: 'body.top_k', message: `must be an integer from 1 to ${MAX_TOP_K}` }],
+          errors: [{ path: 'topK', message: `must be an integer from 1 to ${MAX_TOP_K}` }],
         });
       }
       if (!(await deps.graph.hasGraph(graph))) throw new AppError(404, 'unknown-graph', `graph "${graph}" does not exist`);

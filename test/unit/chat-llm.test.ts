@@ -76,10 +76,10 @@ describe('llm clients', () => {
     expect(clients.resolve('agent', { provider: 'hosted', model: 'x' })).toMatchObject({ provider: 'hosted', model: 'x' });
   });
 
-  it('refuses hosted without a key with a 422 naming the header', () => {
+  it('refuses hosted without a key with a 422 naming the field (the route names the header)', () => {
     const clients = createLlmClients(testConfig());
     expect(clients.available('hosted')).toBe(false);
-    expect(() => clients.resolve('router', { provider: 'hosted' })).toThrow(/x-llm-router-provider.*HOSTED_LLM_API_KEY/);
+    expect(() => clients.resolve('router', { provider: 'hosted' })).toThrow(/router_provider.*HOSTED_LLM_API_KEY/);
   });
 });
 

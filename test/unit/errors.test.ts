@@ -1,6 +1,7 @@
 import { HTTPException } from 'hono/http-exception';
 import { describe, expect, it } from 'vitest';
 import { AppError, isDependencyDown, problemResponse, toAppError, toProblem } from '../../src/errors.js';
+import { inRequest } from '../../src/routes/openapi.js';
 
 describe('error mapping', () => {
   it('renders an AppError as an RFC 9457 problem', async () => {
@@ -42,5 +43,24 @@ describe('error mapping', () => {
     expect(isDependencyDown(refused)).toBe(true);
     expect(isDependencyDown(new Error('syntax error'))).toBe(false);
     expect(toAppError(refused).status).toBe(503);
+  });
+});
+
+describe('inRequest', () => {
+  it("maps a lower layer's field names to request paths and passes other errors through", () => {
+    const err = new AppError(422, 'validation', 'bad', {
+      errors: [
+        { path: 'topK', message: 'too big' },
+        { path: 'other', message: 'x' },
+      ],
+    });
+    const mapped = inRequest(err, { topK: 'body.top_k' }) as AppError;
+    expect(mapped).toMatchObject({ status: 422, code: 'validation', message: 'bad' });
+    expect(mapped.errors).toEqual([
+      { path: 'body.top_k', message: 'too big' },
+      { path: 'other', message: 'x' },
+    ]);
+    const plain = new Error('boom');
+    expect(inRequest(plain, { topK: 'body.top_k' })).toBe(plain);
   });
 });
