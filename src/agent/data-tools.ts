@@ -5,7 +5,14 @@
  */
 import { z } from 'zod';
 import type { SourceNode } from '../contract/search.js';
-import { INDEX_LABEL_NOTE, searchToolDescription } from '../vector-index/vector-search.js';
+import {
+  cypherQueryField,
+  graphQueryDescription,
+  parametersField,
+  searchTextField,
+  searchToolDescription,
+  topKField,
+} from '../tools/definitions.js';
 import { formatReadQueryResult, runReadQuery } from '../graph/read-query.js';
 import { defineTool, type AgentTool } from './tools.js';
 
@@ -26,8 +33,8 @@ const vectorSearch = defineTool({
   name: 'vector_search',
   description: searchToolDescription('hybrid'),
   schema: z.object({
-    query: z.string().min(1).describe('What to look for, in natural language (a phrase or a sentence).'),
-    top_k: z.number().int().min(1).max(100).optional().describe('How many nodes to return, 1 to 100 (default 5).'),
+    query: searchTextField,
+    top_k: topKField().optional(),
   }),
   async run({ query, top_k }, ctx) {
     const nodes = await ctx.search.search({
@@ -55,20 +62,8 @@ const vectorSearch = defineTool({
 
 const graphQuery = defineTool({
   name: 'graph_query',
-  description:
-    'Runs one read-only Cypher query and returns its rows as JSON. Writes, LOAD CSV, dbms.* and admin commands are refused. ' +
-    'Results are capped (rows and characters; a note says "showing N of M rows" when cut) and slow queries are stopped by a timeout, so aggregate, ORDER BY and LIMIT. ' +
-    'Pass user-supplied values as parameters ($name) rather than pasting them into the query. A database error comes back as "Tool error: …": fix the query and try again. ' +
-    INDEX_LABEL_NOTE,
-  schema: z.object({
-    cypher_query: z
-      .string()
-      .min(1)
-      .describe(
-        'One Cypher statement, e.g. "MATCH (p:Person)-[:KNOWS]->(f) RETURN p.name, count(f) AS friends ORDER BY friends DESC LIMIT 10".',
-      ),
-    parameters: z.record(z.string(), z.unknown()).optional().describe('Values for $parameters used in the query, e.g. {"name": "Ada"}.'),
-  }),
+  description: graphQueryDescription(),
+  schema: z.object({ cypher_query: cypherQueryField, parameters: parametersField }),
   async run({ cypher_query, parameters }, ctx) {
     const result = await runReadQuery(ctx.graph, ctx.database, cypher_query, parameters ?? {}, ctx.limits);
     const summary = result.truncated

@@ -17,6 +17,7 @@ import { DATA_TOOLS } from './data-tools.js';
 import { MAX_ITERATIONS, runAgentLoop } from './loop.js';
 import { buildSystemPrompt } from './prompt.js';
 import { SCHEMA_TOOLS } from './schema-tools.js';
+import { searchToolDescription } from '../tools/definitions.js';
 import type { AgentTool } from './tools.js';
 
 /** The eight tools: overview, vector_search, graph_query, then the other schema tools. */
@@ -30,6 +31,7 @@ export interface AgentHandlerOptions {
   config: Pick<
     Config,
     | 'EMBEDDING_MODEL'
+    | 'RETRIEVAL_MODE'
     | 'VECTOR_SEARCH_TOP_K'
     | 'SEARCH_NEIGHBORS'
     | 'LLM_RETRY_DELAY_MS'
@@ -46,6 +48,9 @@ export interface AgentHandlerOptions {
 export function createAgentHandler(opts: AgentHandlerOptions): RouteHandler {
   const { config } = opts;
   const maxIterations = opts.maxIterations ?? MAX_ITERATIONS;
+  // vector_search says how it searches: RETRIEVAL_MODE is known only here.
+  const description = searchToolDescription(config.RETRIEVAL_MODE);
+  const tools = AGENT_TOOLS.map((t) => (t.name === 'vector_search' ? { ...t, description } : t));
   return async (input) => {
     const sources = new Map<number, SourceNode>();
     const skeleton = await opts.skeleton.current(input.graph);
@@ -57,7 +62,7 @@ export function createAgentHandler(opts: AgentHandlerOptions): RouteHandler {
     const result = await runAgentLoop({
       llm: input.llm,
       messages,
-      tools: AGENT_TOOLS,
+      tools,
       ctx: {
         graph: opts.graph,
         database: input.graph,

@@ -10,7 +10,14 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { SourceNodeSchema } from '../contract/search.js';
 import type { AppDeps } from '../deps.js';
-import { INDEX_LABEL_NOTE, MAX_TOP_K, searchToolDescription } from '../vector-index/vector-search.js';
+import {
+  cypherQueryField,
+  graphQueryDescription,
+  parametersField,
+  searchTextField,
+  searchToolDescription,
+  topKField,
+} from '../tools/definitions.js';
 import { isDependencyDown, toAppError } from '../errors.js';
 import { ReadQueryError, readQueryLimits, runReadQuery } from '../graph/read-query.js';
 
@@ -80,15 +87,9 @@ export function registerGraphTools(server: McpServer, deps: McpToolDeps): void {
       title: 'Semantic search over the graph',
       description: searchToolDescription(config.RETRIEVAL_MODE),
       inputSchema: {
-        sentence: z.string().min(1).describe('What to look for, in natural language: a phrase, a question or a sentence.'),
+        sentence: searchTextField,
         graph_name: graphName,
-        top_k: z
-          .number()
-          .int()
-          .min(1)
-          .max(MAX_TOP_K)
-          .default(config.VECTOR_SEARCH_TOP_K)
-          .describe(`How many nodes to return, 1 to ${MAX_TOP_K} (default ${config.VECTOR_SEARCH_TOP_K}).`),
+        top_k: topKField(config.VECTOR_SEARCH_TOP_K).default(config.VECTOR_SEARCH_TOP_K),
       },
       outputSchema: VectorSearchOutput,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
@@ -112,25 +113,8 @@ export function registerGraphTools(server: McpServer, deps: McpToolDeps): void {
     'graph_query',
     {
       title: 'Read-only Cypher query',
-      description:
-        'Runs one read-only Cypher query on the graph (Neo4j) and returns its rows as JSON. Writes, LOAD CSV, dbms.* and admin commands are refused. ' +
-        `Results are capped at ${limits.maxRows} rows and ${limits.maxChars} characters (a note says "showing N of M rows" when cut) and a query is stopped after ${limits.timeoutMs / 1000} s, ` +
-        'so aggregate, ORDER BY and LIMIT. Explore the schema first, e.g. "CALL db.labels()" or "MATCH (n:Label) RETURN keys(n) LIMIT 5". ' +
-        `${INDEX_LABEL_NOTE} ` +
-        'Pass values as parameters ($name) rather than pasting them into the query. On a database error, read the message, fix the query and try again.',
-      inputSchema: {
-        cypher_query: z
-          .string()
-          .min(1)
-          .describe(
-            'One Cypher statement, e.g. "MATCH (p:Person)-[:KNOWS]->(f) RETURN p.name, count(f) AS friends ORDER BY friends DESC LIMIT 10".',
-          ),
-        graph_name: graphName,
-        parameters: z
-          .record(z.string(), z.unknown())
-          .optional()
-          .describe('Values for $parameters used in the query, e.g. {"name": "Ada"}.'),
-      },
+      description: graphQueryDescription(limits),
+      inputSchema: { cypher_query: cypherQueryField, graph_name: graphName, parameters: parametersField },
       outputSchema: GraphQueryOutput,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },

@@ -59,27 +59,6 @@ export const HYBRID_ALPHA = 0.3;
 /** Largest accepted `top_k`. */
 export const MAX_TOP_K = 100;
 
-const HOW: Record<RetrievalMode, string> = {
-  vector: "by meaning (vector similarity over the graph's text index)",
-  fulltext: "by the words and names they contain (full-text ranking over the graph's text index)",
-  hybrid: "by meaning and by the words and names they contain (vector and full-text search over the graph's text index, fused)",
-};
-
-/**
- * What the agent's and MCP's `vector_search` tools do, in the words a model reads; one text for
- * both so they cannot drift.
- */
-export function searchToolDescription(mode: RetrievalMode): string {
-  return (
-    `Finds the graph nodes a sentence is about, ${HOW[mode]}. ` +
-    'Returns nodes with dbId, displayName, labels, score (higher is better) and text, best first, each with some of its relationships. ' +
-    'Use it to find the nodes a question is about when you do not know their exact names, then explore around them with graph_query.'
-  );
-}
-
-/** The note for Cypher tools: chunk nodes of the search index share the database with the graph. */
-export const INDEX_LABEL_NOTE = 'Labels starting with "__" hold the search index\'s text chunks, not graph data: leave them out.';
-
 /** The 404 for a graph and model that have no index yet, saying how to build one. */
 export function noIndex(graph: string, model: string, index: string): AppError {
   return new AppError(

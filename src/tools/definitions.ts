@@ -1,0 +1,64 @@
+/**
+ * The model-facing parts of the two data tools, `vector_search` and `graph_query`: their
+ * descriptions and argument fields, shared by the chat agent (src/agent/data-tools.ts) and MCP
+ * (src/mcp/tools.ts) so that the text a model reads cannot drift between them. Each side keeps
+ * only what its contract fixes: argument names (`query` vs `sentence`), `graph_name` on MCP.
+ */
+import { z } from 'zod';
+import type { RetrievalMode } from '../contract/search.js';
+import type { ReadQueryLimits } from '../graph/read-query.js';
+import { MAX_TOP_K } from '../vector-index/vector-search.js';
+
+const HOW: Record<RetrievalMode, string> = {
+  vector: "by meaning (vector similarity over the graph's text index)",
+  fulltext: "by the words and names they contain (full-text ranking over the graph's text index)",
+  hybrid: "by meaning and by the words and names they contain (vector and full-text search over the graph's text index, fused)",
+};
+
+/** What `vector_search` does under retrieval mode `mode` (`RETRIEVAL_MODE`). */
+export function searchToolDescription(mode: RetrievalMode): string {
+  return (
+    `Finds the graph nodes a sentence is about, ${HOW[mode]}. ` +
+    'Returns nodes with dbId, displayName, labels, score (higher is better) and text, best first, each with some of its relationships. ' +
+    'Use it to find the nodes a question is about when you do not know their exact names, then explore around them with graph_query.'
+  );
+}
+
+/** Chunk nodes of the search index share the database with the graph. */
+export const INDEX_LABEL_NOTE = 'Labels starting with "__" hold the search index\'s text chunks, not graph data: leave them out.';
+
+/** What `graph_query` does; with `limits`, the caps are spelled out. */
+export function graphQueryDescription(limits?: ReadQueryLimits): string {
+  const caps = limits
+    ? `Results are capped at ${limits.maxRows} rows and ${limits.maxChars} characters (a note says "showing N of M rows" when cut) and a query is stopped after ${limits.timeoutMs / 1000} s, `
+    : 'Results are capped (rows and characters; a note says "showing N of M rows" when cut) and slow queries are stopped by a timeout, ';
+  return (
+    'Runs one read-only Cypher query on the graph (Neo4j) and returns its rows as JSON. Writes, LOAD CSV, dbms.* and admin commands are refused. ' +
+    `${caps}so aggregate, ORDER BY and LIMIT. Explore the schema first, e.g. "CALL db.labels()" or "MATCH (n:Label) RETURN keys(n) LIMIT 5". ` +
+    `${INDEX_LABEL_NOTE} ` +
+    'Pass values as parameters ($name) rather than pasting them into the query. On a database error, read the message, fix the query and try again.'
+  );
+}
+
+/** The text to search for (`query` for the agent, `sentence` on MCP). */
+export const searchTextField = z.string().min(1).describe('What to look for, in natural language: a phrase, a question or a sentence.');
+
+/** `top_k` of `vector_search`, 1..MAX_TOP_K; the description names the default when given. */
+export function topKField(defaultTopK?: number) {
+  const suffix = defaultTopK === undefined ? '' : ` (default ${defaultTopK})`;
+  return z.number().int().min(1).max(MAX_TOP_K).describe(`How many nodes to return, 1 to ${MAX_TOP_K}${suffix}.`);
+}
+
+/** `cypher_query` of `graph_query`. */
+export const cypherQueryField = z
+  .string()
+  .min(1)
+  .describe(
+    'One Cypher statement, e.g. "MATCH (p:Person)-[:KNOWS]->(f) RETURN p.name, count(f) AS friends ORDER BY friends DESC LIMIT 10".',
+  );
+
+/** `parameters` of `graph_query`. */
+export const parametersField = z
+  .record(z.string(), z.unknown())
+  .optional()
+  .describe('Values for $parameters used in the query, e.g. {"name": "Ada"}.');
