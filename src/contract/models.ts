@@ -3,6 +3,7 @@
  * deployment identifiers with their vector dimensions and which provider computes them. A
  * name outside this table is refused.
  */
+import { z } from '@hono/zod-openapi';
 
 /** Where a model's vectors are computed. */
 export type ModelProvider = 'local-server' | 'in-process';
@@ -42,3 +43,16 @@ export function findModel(name: string): ModelEntry | undefined {
 export function indexName(graph: string, model: string): string {
   return `${graph}_${model}`.replace(/[^A-Za-z0-9_]/g, '_');
 }
+
+/**
+ * A request's `model`: any string here, checked against the registry by the search or build
+ * (a 422 naming the valid models); the OpenAPI document lists the names for clients.
+ */
+export const ModelNameSchema = z
+  .string()
+  .min(1)
+  .openapi({
+    enum: [...MODEL_NAMES],
+    example: DEFAULT_MODEL,
+    description: `Embedding model (of the index); one of: ${MODEL_NAMES.join(', ')}`,
+  });

@@ -5,21 +5,13 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { AppDeps } from '../deps.js';
 import { buildVectorIndex } from '../vector-index/index-build.js';
-import { MODEL_NAMES } from '../contract/models.js';
+import { ModelNameSchema } from '../contract/models.js';
 import { BODY_PROBLEMS, createRouter, inRequest, problem } from './openapi.js';
 
 const BuildIndexRequestSchema = z
   .object({
     graph_name: z.string().min(1).openapi({ example: 'neo4j', description: 'Graph (Neo4j database) to index' }),
-    // Checked against the registry by the build (422 naming the valid models); listed here for clients.
-    model: z
-      .string()
-      .min(1)
-      .openapi({
-        enum: [...MODEL_NAMES],
-        example: 'minishlab/potion-base-32M',
-        description: `Embedding model; one of: ${MODEL_NAMES.join(', ')}`,
-      }),
+    model: ModelNameSchema,
   })
   .openapi('BuildIndexRequest');
 

@@ -1,7 +1,7 @@
 /** `POST /vector/search`: the graph nodes that best match a query, one entry per node. */
 import { createRoute, z } from '@hono/zod-openapi';
 import type { AppDeps } from '../deps.js';
-import { MODEL_NAMES } from '../contract/models.js';
+import { ModelNameSchema } from '../contract/models.js';
 import { RETRIEVAL_MODES, SourceNodeSchema } from '../contract/search.js';
 import { MAX_TOP_K } from '../vector-index/vector-search.js';
 import { BODY_PROBLEMS, createRouter, inRequest, problem } from './openapi.js';
@@ -15,15 +15,7 @@ export function vectorRoutes(deps: AppDeps) {
     .object({
       query: z.string().min(1).openapi({ example: 'glycolysis enzymes' }),
       graph_name: z.string().min(1).openapi({ example: 'neo4j' }),
-      // Checked against the registry by the searcher (422 naming the valid models); listed here for clients.
-      model: z
-        .string()
-        .min(1)
-        .openapi({
-          enum: [...MODEL_NAMES],
-          example: 'minishlab/potion-base-32M',
-          description: `Model the index was built with; one of: ${MODEL_NAMES.join(', ')}`,
-        }),
+      model: ModelNameSchema,
       top_k: z
         .number()
         .int()
