@@ -56,7 +56,7 @@ export async function runJob(
   deps: JobRunnerDeps,
   job: JobRecord,
   history: Message[],
-  processingKey: string,
+  workerId: string,
   signal: AbortSignal,
 ): Promise<void> {
   // `routing_started` was published when the job was taken (same round trip).
@@ -118,7 +118,7 @@ export async function runJob(
           events: [...events, { type: 'job_done', data: { ...result } }],
         },
       },
-      processingKey,
+      workerId,
     );
     log.debug('job done', { route: decision.route });
   } catch (err) {
@@ -127,7 +127,7 @@ export async function runJob(
     const error = describeJobError(err);
     log.warn('job failed', { error });
     try {
-      await jobs.finish(job, { status: 'error', error }, processingKey);
+      await jobs.finish(job, { status: 'error', error }, workerId);
     } catch (finishErr) {
       log.error('could not record a job failure', { error: finishErr });
     }

@@ -59,11 +59,9 @@ export function createChatWorker(opts: ChatWorkerOptions): ChatWorker {
     limiter: createRateLimiter(kv),
     handlers: opts.handlers,
   };
-  const processingKey = queue.processingKey(id);
   const controllers = new Set<AbortController>();
   let aborting = false;
   const active = new Set<Promise<void>>();
-  let blocking: ReturnType<KvStore['blockingClient']> | undefined;
   let heartbeat: ReturnType<typeof setInterval> | undefined;
   let loop: Promise<void> | undefined;
   let stopping = false;
@@ -77,7 +75,7 @@ export function createChatWorker(opts: ChatWorkerOptions): ChatWorker {
       const outcome = await queue.requeue(jobId, workerId, MAX_ATTEMPTS);
       if (outcome === 'exhausted') {
         const job = await jobs.get(jobId);
-        if (job) await jobs.finish(job, { status: 'error', error: WORKER_LOST }, queue.processingKey(workerId));
+        if (job) await jobs.finish(job, { status: 'error', error: WORKER_LOST }, workerId);
       }
       log.info('reclaimed job', { jobId, from: workerId, outcome });
     }
@@ -102,7 +100,7 @@ export function createChatWorker(opts: ChatWorkerOptions): ChatWorker {
     const taken = await jobs.take(jobId, ROUTING_STARTED);
     if (!taken) {
       // Expired while queued, or already finished by a recovering worker.
-      await kv.redis.lrem(processingKey, 1, jobId);
+      await queue.drop(jobId, id);
       return;
     }
     // A signal per job, so that shutdown (and a job's own end) aborts exactly its model calls.
@@ -110,7 +108,7 @@ export function createChatWorker(opts: ChatWorkerOptions): ChatWorker {
     if (aborting) jobAbort.abort(new Error('the worker is shutting down'));
     controllers.add(jobAbort);
     try {
-      await runJob(runner, taken.job, taken.history, processingKey, jobAbort.signal);
+      await runJob(runner, taken.job, taken.history, id, jobAbort.signal);
     } finally {
       controllers.delete(jobAbort);
     }
@@ -124,7 +122,7 @@ export function createChatWorker(opts: ChatWorkerOptions): ChatWorker {
       }
       let jobId: string | null;
       try {
-        jobId = await queue.next(blocking!, id, 1);
+        jobId = await queue.next(id, 1);
       } catch (err) {
         if (stopping) break;
         log.warn('queue read failed', { error: err });
@@ -143,7 +141,6 @@ export function createChatWorker(opts: ChatWorkerOptions): ChatWorker {
     id,
     async start() {
       if (loop) return;
-      blocking = kv.blockingClient();
       try {
         await queue.heartbeat(id, config.WORKER_LEASE_MS);
         await recoverDead();
@@ -160,7 +157,7 @@ export function createChatWorker(opts: ChatWorkerOptions): ChatWorker {
         stopping = true;
         wake();
         // Unblocks the pending BLMOVE; a job moved at that instant is reclaimed below.
-        blocking?.disconnect();
+        queue.interrupt();
         await loop;
         const all = Promise.allSettled([...active]);
         let timer: ReturnType<typeof setTimeout> | undefined;

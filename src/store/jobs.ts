@@ -71,10 +71,11 @@ export interface JobStore {
   publish(job: Pick<JobRecord, 'job_id' | 'session_id'>, event: JobEvent): Promise<number>;
   /**
    * Writes the finished record with the final `job_done`/`job_error` event, saves the
-   * session, lists a new session for its user, and removes the job from `processing`.
+   * session, lists a new session for its user, and removes the job from worker `workerId`'s
+   * processing list.
    * @returns the final event's seq, or 0 when the job had already finished.
    */
-  finish(job: JobRecord, outcome: JobOutcome, processingKey: string): Promise<number>;
+  finish(job: JobRecord, outcome: JobOutcome, workerId: string): Promise<number>;
   /** Events with seq greater than `afterSeq`, in order. */
   events(jobId: string, afterSeq?: number): Promise<SeqEvent[]>;
 }
@@ -173,7 +174,7 @@ export function createJobStore(kv: KvStore): JobStore {
       );
       return Number(seq);
     },
-    async finish(job, outcome, processingKey) {
+    async finish(job, outcome, workerId) {
       const done = outcome.status === 'done';
       const final: JobEvent = done
         ? { type: 'job_done', data: { ...outcome.result } }
@@ -185,7 +186,7 @@ export function createJobStore(kv: KvStore): JobStore {
           keys.job(job.job_id),
           ...keys.sessionAll(job.session_id),
           keys.userSessions(job.user_id ?? 'none'),
-          processingKey,
+          keys.processing(workerId),
         ],
         [
           JSON.stringify(final),

@@ -14,10 +14,15 @@ export type RequeueOutcome = 'requeued' | 'gone' | 'finished' | 'exhausted';
 
 /** Queue operations of the worker. */
 export interface JobQueue {
-  /** Key of a worker's processing list. */
-  processingKey(workerId: string): string;
-  /** Waits up to `timeoutSeconds` for the oldest job ID and moves it onto the worker's list. */
-  next(blocking: Redis, workerId: string, timeoutSeconds: number): Promise<string | null>;
+  /**
+   * Waits up to `timeoutSeconds` for the oldest job ID and moves it onto the worker's list, on
+   * a connection of its own (a blocking read holds its connection).
+   */
+  next(workerId: string, timeoutSeconds: number): Promise<string | null>;
+  /** Ends a pending {@link next} at once (it rejects) and closes its connection; for shutdown. */
+  interrupt(): void;
+  /** Removes a job from a worker's processing list (a job that expired while queued). */
+  drop(jobId: string, workerId: string): Promise<void>;
   /** Registers the worker and renews its lease. */
   heartbeat(workerId: string, leaseMs: number): Promise<void>;
   /** Drops the worker's lease and registration (after its processing list is empty). */
@@ -63,10 +68,18 @@ return 0
 export function createJobQueue(kv: KvStore): JobQueue {
   const keys = createKeys(kv.prefix);
   const redis = kv.redis;
+  let blocking: Redis | undefined;
   return {
-    processingKey: keys.processing,
-    async next(blocking, workerId, timeoutSeconds) {
+    async next(workerId, timeoutSeconds) {
+      blocking ??= kv.blockingClient();
       return blocking.blmove(keys.queue(), keys.processing(workerId), 'RIGHT', 'LEFT', timeoutSeconds);
+    },
+    interrupt() {
+      blocking?.disconnect();
+      blocking = undefined;
+    },
+    async drop(jobId, workerId) {
+      await redis.lrem(keys.processing(workerId), 1, jobId);
     },
     async heartbeat(workerId, leaseMs) {
       await redis.multi().set(keys.alive(workerId), String(Date.now()), 'PX', leaseMs).sadd(keys.workers(), workerId).exec();
