@@ -11,6 +11,9 @@ import type { Logger } from './lib/log.js';
 import type { LlmClients } from './llm/clients.js';
 import type { JobEventHub } from './store/job-events.js';
 import type { JobStore } from './store/jobs.js';
+import type { RateLimiter } from './store/rate-limit.js';
+import type { SessionStore } from './store/sessions.js';
+import type { UserStore } from './store/users.js';
 import type { KvStore } from './store/redis.js';
 
 /** Reads a static file shipped in `dist/public/` (path relative to it), or null when absent. */
@@ -31,6 +34,12 @@ export interface AppDeps {
   readonly llm: LlmClients;
   /** Chat jobs: records, events, results (src/store/jobs.ts). */
   readonly jobs: JobStore;
+  /** Anonymous users and their session lists (src/store/users.ts). */
+  readonly users: UserStore;
+  /** Chat sessions (src/store/sessions.ts). */
+  readonly sessions: SessionStore;
+  /** Per-user request and token limits (src/store/rate-limit.ts). */
+  readonly limiter: RateLimiter;
   /** Live job events for SSE streams, one subscriber connection per instance (src/store/job-events.ts). */
   readonly events: JobEventHub;
   /** Graph skeletons for the agent's prompt, computed at start-up (src/graph/skeleton-cache.ts). */

@@ -15,6 +15,9 @@ import { createLogger } from './lib/log.js';
 import { createLlmClients } from './llm/clients.js';
 import { createJobEventHub } from './store/job-events.js';
 import { createJobStore } from './store/jobs.js';
+import { createRateLimiter } from './store/rate-limit.js';
+import { createSessionStore } from './store/sessions.js';
+import { createUserStore } from './store/users.js';
 import { createKvStore } from './store/redis.js';
 import { createUiApp } from './ui/app.js';
 
@@ -62,7 +65,17 @@ export function createDeps(config: Config, assets: AssetLoader, runtime = 'node'
     maxChars: config.SKELETON_MAX_CHARS,
     refreshMs: config.SKELETON_REFRESH_MS,
   });
-  return { ...base, search: createVectorSearcher(base), skeleton, jobs: createJobStore(base.kv), events: createJobEventHub(base.kv) };
+  const { kv } = base;
+  return {
+    ...base,
+    search: createVectorSearcher(base),
+    skeleton,
+    jobs: createJobStore(kv),
+    users: createUserStore(kv),
+    sessions: createSessionStore(kv),
+    limiter: createRateLimiter(kv),
+    events: createJobEventHub(kv),
+  };
 }
 
 /**

@@ -4,8 +4,7 @@ import { ChatSessionSchema, SessionListSchema, SessionRenameSchema } from '../co
 import type { AppDeps } from '../deps.js';
 import { AppError } from '../errors.js';
 import { BODY_PROBLEMS, UNAVAILABLE_PROBLEM, createRouter, issuedIdSchema, problem } from './openapi.js';
-import { createSessionStore, sessionName } from '../store/sessions.js';
-import { createUserStore } from '../store/users.js';
+import { sessionName } from '../store/sessions.js';
 import { AnonHeaderSchema, resolveUser, unknownAnonId } from './chat-identity.js';
 
 const SessionParamsSchema = z.object({ session_id: issuedIdSchema('session_id') });
@@ -71,8 +70,7 @@ const deleteRoute = createRoute({
 
 /** Session routes. */
 export function chatSessionRoutes(deps: AppDeps) {
-  const sessions = createSessionStore(deps.kv);
-  const users = createUserStore(deps.kv);
+  const { sessions, users } = deps;
   return createRouter()
     .openapi(listRoute, async (c) => {
       const user = await users.resolve(c.req.valid('query').anon_id);

@@ -11,8 +11,6 @@ import { AppError } from '../errors.js';
 import { BODY_PROBLEMS, UNAVAILABLE_PROBLEM, createRouter, issuedIdSchema, problem } from './openapi.js';
 import { hostedKeyMissing } from '../llm/clients.js';
 import { LIFETIMES, RATE_LIMITS } from '../store/keys.js';
-import { createRateLimiter } from '../store/rate-limit.js';
-import { createUserStore } from '../store/users.js';
 import { AnonHeaderSchema, resolveUser } from './chat-identity.js';
 
 const Provider = ProviderSchema;
@@ -50,10 +48,7 @@ const bootstrapRoute = createRoute({
 
 /** Chat submission and identity routes. */
 export function chatRoutes(deps: AppDeps) {
-  const { config, kv, llm } = deps;
-  const users = createUserStore(kv);
-  const { jobs } = deps;
-  const limiter = createRateLimiter(kv);
+  const { config, llm, users, jobs, limiter } = deps;
 
   const messageRoute = createRoute({
     method: 'post',
