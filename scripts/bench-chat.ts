@@ -29,6 +29,7 @@ import { createJobStore } from '../src/store/jobs.js';
 import { createKvStore } from '../src/store/redis.js';
 import { createDeps } from '../src/server.js';
 import { routerReply, startLlmServer } from '../test/helpers/llm-server.js';
+import { pct } from './lib/stats.js';
 
 const JOBS = Number(process.env.BENCH_JOBS ?? 2_000);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 32);
@@ -168,7 +169,6 @@ async function main() {
     const info = await deps.kv.redis.info('commandstats');
     return [...info.matchAll(/calls=(\d+)/g)].reduce((n, m) => n + Number(m[1]), 0);
   };
-  const pct = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 
   await run(Math.min(200, JOBS), CLIENTS); // warm-up: JIT, connections, script cache
   const cmd0 = await commands();

@@ -5,7 +5,6 @@
 import { existsSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import type { Driver } from 'neo4j-driver';
-import { dropSearchIndex } from '../src/vector-index/index-writer.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { generateTestModels } from './gen-test-models.mjs';
 
@@ -61,6 +60,3 @@ export async function describeMachine(driver: Driver, database: string): Promise
 
 /** Formats a number with thousands separators. */
 export const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-
-/** Deletes an index's chunk nodes and schema indexes (its CSV cache stays, so a rebuild is quick). */
-export const dropIndexData = dropSearchIndex;

@@ -17,6 +17,7 @@ import { buildVectorIndex, type BuildReport, type IndexBuildDeps } from '../src/
 import { createGraphStore } from '../src/graph/driver.js';
 import { createLogger } from '../src/lib/log.js';
 import { createKvStore } from '../src/store/redis.js';
+import { dropSearchIndex } from '../src/vector-index/index-writer.js';
 import {
   BENCH_MODEL,
   SYNTHETIC_INDEX,
@@ -26,7 +27,6 @@ import {
   benchConfig,
   benchModels,
   describeMachine,
-  dropIndexData,
   fmt,
 } from './bench-common.js';
 import { generateProse } from './bench-prose.js';
@@ -55,7 +55,7 @@ async function autoCommit(q: string, p: Record<string, unknown> = {}) {
 
 /** Removes an index's chunk nodes, schema indexes and cache so the next build starts from zero. */
 async function resetIndex(index: string) {
-  await dropIndexData(graph.driver, db, index);
+  await dropSearchIndex(graph.driver, db, index);
   await rm(cacheDir(config.DATA_DIR, index), { recursive: true, force: true });
 }
 
@@ -129,7 +129,7 @@ try {
     printBuild(`synthetic: ${fmt(NODES)} nodes, fresh build`, await timedBuild(SYNTHETIC_INDEX, SYNTHETIC_PROP));
     printBuild('synthetic: re-run (everything cached)', await timedBuild(SYNTHETIC_INDEX, SYNTHETIC_PROP));
     if (!values.keep) {
-      await dropIndexData(graph.driver, db, SYNTHETIC_INDEX);
+      await dropSearchIndex(graph.driver, db, SYNTHETIC_INDEX);
       await autoCommit('MATCH (n:BenchDoc) CALL { WITH n DELETE n } IN TRANSACTIONS OF 10000 ROWS');
       console.log('\nsynthetic graph and index removed (--keep keeps them)');
     }
@@ -143,7 +143,7 @@ try {
     await resetIndex(WIKIPATHWAYS_INDEX);
     printBuild('WikiPathways descriptions, fresh build', await timedBuild(WIKIPATHWAYS_INDEX, WIKIPATHWAYS_PROP));
     if (!values.keep) {
-      await dropIndexData(graph.driver, db, WIKIPATHWAYS_INDEX);
+      await dropSearchIndex(graph.driver, db, WIKIPATHWAYS_INDEX);
       await dropWikiPathways(graph.driver, db);
       console.log('\nWikiPathways graph and index removed (--keep keeps them; the CSV cache stays)');
     }

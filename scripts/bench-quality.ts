@@ -36,6 +36,7 @@ import { createGraphStore } from '../src/graph/driver.js';
 import { createLogger } from '../src/lib/log.js';
 import { createKvStore } from '../src/store/redis.js';
 import { benchConfig, describeMachine, fmt } from './bench-common.js';
+import { pct } from './lib/stats.js';
 import { DEFAULT_DIR, loadWikiPathways } from './load-wikipathways.js';
 
 const { values } = parseArgs({
@@ -158,8 +159,6 @@ function cachingEmbedders(pool: ReturnType<typeof createEmbeddersFromConfig>) {
     },
   };
 }
-
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 async function main() {
   try {

@@ -19,16 +19,9 @@ import { VECTOR_SEARCH } from '../src/graph/dialect.js';
 import { createGraphStore } from '../src/graph/driver.js';
 import { createLogger } from '../src/lib/log.js';
 import { createKvStore } from '../src/store/redis.js';
-import {
-  BENCH_MODEL,
-  WIKIPATHWAYS_INDEX,
-  WIKIPATHWAYS_PROP,
-  benchConfig,
-  benchModels,
-  describeMachine,
-  dropIndexData,
-  fmt,
-} from './bench-common.js';
+import { dropSearchIndex } from '../src/vector-index/index-writer.js';
+import { BENCH_MODEL, WIKIPATHWAYS_INDEX, WIKIPATHWAYS_PROP, benchConfig, benchModels, describeMachine, fmt } from './bench-common.js';
+import { pct } from './lib/stats.js';
 import { DEFAULT_DIR, dropWikiPathways, loadWikiPathways } from './load-wikipathways.js';
 
 const { values } = parseArgs({
@@ -104,7 +97,6 @@ async function load(
   return { latencies: latencies.sort((a, b) => a - b), errors, seconds: (performance.now() - started) / 1000 };
 }
 
-const pct = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
 function report(title: string, r: { latencies: number[]; errors: number; seconds: number }) {
   const mean = r.latencies.reduce((a, b) => a + b, 0) / r.latencies.length;
   console.log(`\n## ${title}`);
@@ -195,7 +187,7 @@ try {
   );
 } finally {
   if (created && !values.keep) {
-    await dropIndexData(graph.driver, db, WIKIPATHWAYS_INDEX);
+    await dropSearchIndex(graph.driver, db, WIKIPATHWAYS_INDEX);
     await dropWikiPathways(graph.driver, db);
     console.log('\nWikiPathways graph and index removed (--keep keeps them)');
   }

@@ -6,6 +6,7 @@
 import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
 import { z } from 'zod';
 import type { SourceNode } from '../contract/search.js';
+import { cutText } from '../lib/text.js';
 import type { VectorSearcher } from '../vector-index/types.js';
 import type { GraphStore } from '../graph/driver.js';
 import type { ReadQueryLimits } from '../graph/read-query.js';
@@ -56,10 +57,9 @@ export class ToolError extends Error {
 /** Longest `tool_result` event summary (contract: 200 characters). */
 export const SUMMARY_CHARS = 200;
 
-/** Collapses whitespace and cuts to `max` characters with an ellipsis. */
+/** {@link cutText} with the `tool_result` summary length as the default. */
 export function cut(text: string, max = SUMMARY_CHARS): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+  return cutText(text, max);
 }
 
 /** The tool list in the shape of the chat-completions API. */

@@ -49,8 +49,18 @@ export function fulltextIndexName(indexName: string): string {
   return `${indexName}__fulltext`;
 }
 
-/** True when a node with these labels is a chunk node (it is never indexed itself). */
-const NOT_INDEX_NODE = `NOT any(l IN labels(n) WHERE l STARTS WITH '${INDEX_LABEL_PREFIX}')`;
+/** Cypher: true unless node `v` is a chunk node (chunk nodes are never indexed or shown). */
+const notIndexNode = (v: string) => `NOT any(l IN labels(${v}) WHERE l STARTS WITH '${INDEX_LABEL_PREFIX}')`;
+const NOT_INDEX_NODE = notIndexNode('n');
+
+/**
+ * Cypher: the identifier of node `v` as results report it, its own integer `dbId` property when
+ * it has one (Reactome-style graphs), else the database's node id.
+ */
+const dbIdOf = (v: string) => `CASE WHEN ${v}.dbId IS :: INTEGER NOT NULL THEN ${v}.dbId ELSE id(${v}) END`;
+
+/** Cypher: the display name of node `v`: `displayName`, else `name`, else `title`, else ''. */
+const displayNameOf = (v: string) => `toString(coalesce(${v}.displayName, ${v}.name, ${v}.title, ''))`;
 
 /**
  * Number of nodes whose text property (`$prop`) holds a string; used for progress and ETA.
@@ -68,7 +78,7 @@ export const TEXT_NODES = `
 MATCH (n) WHERE n[$prop] IS :: STRING NOT NULL AND ${NOT_INDEX_NODE}
 WITH n ORDER BY id(n)
 RETURN elementId(n) AS nodeId, n[$prop] AS text,
-  toString(coalesce(n.displayName, n.name, n.title, '')) AS displayName, labels(n) AS labels`;
+  ${displayNameOf('n')} AS displayName, labels(n) AS labels`;
 
 /** DDL and writes of one index, parameterised by its name. */
 export interface IndexStatements {
@@ -142,17 +152,22 @@ WHERE name = $name
 RETURN state, populationPercent, options.indexConfig.\`vector.dimensions\` AS dims,
   options.indexConfig.\`vector.hnsw.m\` AS m, options.indexConfig.\`vector.hnsw.ef_construction\` AS ef`;
 
+/** State and analyzer of a full-text index by name (no rows when it does not exist). */
+export const FULLTEXT_INDEX_STATE = `
+SHOW FULLTEXT INDEXES YIELD name, state, populationPercent, options
+WHERE name = $name
+RETURN state, populationPercent, options.indexConfig.\`fulltext.analyzer\` AS analyzer`;
+
 /**
  * The tail of every search query: from `nodeId, score` rows (one per source node) to the
- * `$topK` best nodes that still exist and have their text. `dbId` is the node's own integer
- * `dbId` property when it has one (Reactome-style graphs), else the database's node id;
- * `displayName` falls back to `name`, then `title`.
+ * `$topK` best nodes that still exist and have their text (`dbId` and `displayName` by
+ * {@link dbIdOf} and {@link displayNameOf}).
  */
 const RANKED_NODES = `
 MATCH (n) WHERE elementId(n) = nodeId AND n[$prop] IS :: STRING NOT NULL
 WITH n, score ORDER BY score DESC, elementId(n) LIMIT $topK
-RETURN CASE WHEN n.dbId IS :: INTEGER NOT NULL THEN n.dbId ELSE id(n) END AS dbId,
-  toString(coalesce(n.displayName, n.name, n.title, '')) AS displayName,
+RETURN ${dbIdOf('n')} AS dbId,
+  ${displayNameOf('n')} AS displayName,
   n[$prop] AS text, score, labels(n) AS labels, elementId(n) AS nodeId`;
 
 /** `$k` vector-index chunk hits for `$vector`, best score per source node. */
@@ -189,22 +204,11 @@ UNWIND [x IN vector | {nodeId: x.nodeId, s: $alpha * x.score / vtop}]
   + [x IN fulltext | {nodeId: x.nodeId, s: (1 - $alpha) * x.score / ftop}] AS hit
 WITH hit.nodeId AS nodeId, sum(hit.s) AS score${RANKED_NODES}`;
 
-/** State and analyzer of a full-text index by name (no rows when it does not exist). */
-export const FULLTEXT_INDEX_STATE = `
-SHOW FULLTEXT INDEXES YIELD name, state, populationPercent, options
-WHERE name = $name
-RETURN state, populationPercent, options.indexConfig.\`fulltext.analyzer\` AS analyzer`;
-
 /** Which kind of index the database says does not exist, or null for any other error. */
 export function missingIndexKind(err: unknown): 'vector' | 'fulltext' | null {
   const message = (err as { message?: unknown } | null)?.message;
   const m = typeof message === 'string' ? /no such (vector|fulltext) schema index/i.exec(message) : null;
   return m ? (m[1]!.toLowerCase() as 'vector' | 'fulltext') : null;
-}
-
-/** True when the database says the named vector or full-text index does not exist. */
-export function isMissingIndexError(err: unknown): boolean {
-  return missingIndexKind(err) !== null;
 }
 
 /**
@@ -218,11 +222,11 @@ UNWIND $ids AS id
 MATCH (n) WHERE elementId(n) = id
 CALL {
   WITH n
-  MATCH (n)-[r]-(m) WHERE NOT any(l IN labels(m) WHERE l STARTS WITH '${INDEX_LABEL_PREFIX}')
+  MATCH (n)-[r]-(m) WHERE ${notIndexNode('m')}
   WITH n, r, m LIMIT $scan
   RETURN collect({type: type(r), out: startNode(r) = n,
-    dbId: CASE WHEN m.dbId IS :: INTEGER NOT NULL THEN m.dbId ELSE id(m) END,
-    displayName: left(toString(coalesce(m.displayName, m.name, m.title, '')), $nameChars),
+    dbId: ${dbIdOf('m')},
+    displayName: left(${displayNameOf('m')}, $nameChars),
     labels: [l IN labels(m) WHERE NOT l STARTS WITH '${INDEX_LABEL_PREFIX}']}) AS rels
 }
 RETURN id AS nodeId, rels, COUNT { (n)--() } AS degree`;

@@ -10,6 +10,7 @@
  */
 import neo4j, { type Driver } from 'neo4j-driver';
 import { TEXT_NODES, isIndexLabel } from '../graph/dialect.js';
+import { cutText } from '../lib/text.js';
 import type { ChunkRef } from './csv-cache.js';
 
 /** A node that has a text property. */
@@ -33,8 +34,7 @@ export const HEADER_NAME_CHARS = 120;
 
 /** The header line of a node's chunks: `name (Label, Label)`, or '' when it has neither. */
 export function chunkHeader(displayName = '', labels: readonly string[] = []): string {
-  const name = displayName.replace(/\s+/g, ' ').trim();
-  const cut = name.length > HEADER_NAME_CHARS ? `${name.slice(0, HEADER_NAME_CHARS - 1)}…` : name;
+  const cut = cutText(displayName, HEADER_NAME_CHARS);
   const shown = labels.filter((l) => !isIndexLabel(l));
   const tail = shown.length ? `(${shown.join(', ')})` : '';
   return [cut, tail].filter(Boolean).join(' ');

@@ -21,14 +21,7 @@ import type { Config } from '../config.js';
 import type { EmbedderPool } from '../embeddings/embedders.js';
 import type { GraphStore } from '../graph/driver.js';
 import { AppError } from '../errors.js';
-import {
-  FULLTEXT_SEARCH,
-  HYBRID_SEARCH,
-  VECTOR_SEARCH,
-  fulltextIndexName,
-  isMissingIndexError,
-  missingIndexKind,
-} from '../graph/dialect.js';
+import { FULLTEXT_SEARCH, HYBRID_SEARCH, VECTOR_SEARCH, fulltextIndexName, missingIndexKind } from '../graph/dialect.js';
 import { fetchNeighbors } from '../graph/neighbors.js';
 import { unknownModel } from '../embeddings/embedders.js';
 import { toLuceneQuery } from './fulltext-query.js';
@@ -148,7 +141,7 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
         }
         return rows.map(({ nodeId: _, ...node }) => node);
       } catch (err) {
-        if (isMissingIndexError(err)) throw noIndex(graph, model, index);
+        if (missingIndexKind(err)) throw noIndex(graph, model, index);
         throw err;
       } finally {
         await session.close();
