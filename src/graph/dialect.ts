@@ -215,7 +215,7 @@ export function missingIndexKind(err: unknown): 'vector' | 'fulltext' | null {
  * Some relationships of each node in `$ids` (elementIds) for search results' graph context:
  * at most `$scan` per node, neighbours that are index data skipped, with each node's full
  * `degree` from the count store. `out` is true when the node is the relationship's start.
- * Names are cut to `$nameChars` and index labels dropped here, so rows stay small.
+ * Names are cut to `$nameChars` here, so rows stay small; kept neighbours carry no `__` label.
  */
 export const NEIGHBORS = `
 UNWIND $ids AS id
@@ -227,6 +227,6 @@ CALL {
   RETURN collect({type: type(r), out: startNode(r) = n,
     dbId: ${dbIdOf('m')},
     displayName: left(${displayNameOf('m')}, $nameChars),
-    labels: [l IN labels(m) WHERE NOT l STARTS WITH '${INDEX_LABEL_PREFIX}']}) AS rels
+    labels: labels(m)}) AS rels
 }
 RETURN id AS nodeId, rels, COUNT { (n)--() } AS degree`;
