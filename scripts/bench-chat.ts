@@ -26,6 +26,8 @@ import { loadConfig, type Config } from '../src/config.js';
 import { createLogger } from '../src/lib/log.js';
 import { createLlmClients } from '../src/llm/clients.js';
 import { createJobStore } from '../src/store/jobs.js';
+import { createJobQueue } from '../src/store/queue.js';
+import { createRateLimiter } from '../src/store/rate-limit.js';
 import { createKvStore } from '../src/store/redis.js';
 import { createDeps } from '../src/server.js';
 import { routerReply, startLlmServer } from '../test/helpers/llm-server.js';
@@ -63,8 +65,9 @@ const NODES = [
 function startWorker(config: Config) {
   const kv = createKvStore({ url: config.KVSTORE_URL, prefix: config.KV_PREFIX });
   const worker = createChatWorker({
-    kv,
+    queue: createJobQueue(kv),
     jobs: createJobStore(kv),
+    limiter: createRateLimiter(kv),
     config,
     log: createLogger('silent'),
     llm: createLlmClients(config),

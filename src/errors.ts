@@ -1,10 +1,42 @@
 /**
- * One error model: {@link AppError} carries a status, a short code and a message, and
- * {@link toProblem} renders any thrown value as RFC 9457 `application/problem+json`.
+ * One error model. Lower layers (graph, embeddings, vector index, stores, language models)
+ * throw a {@link DomainError}: a kind, a short code and a message, no HTTP. The edges (routes,
+ * MCP, the chat worker, the CLI) turn any thrown value into an {@link AppError}, which carries
+ * the status, and {@link toProblem} renders that as RFC 9457 `application/problem+json`.
  * Server faults never expose a stack or an internal message.
  */
 import { HTTPException } from 'hono/http-exception';
 import type { FieldError, Problem } from './contract/problem.js';
+
+/** What kind of failure a {@link DomainError} is; the edge maps each to one HTTP status. */
+export type ErrorKind = 'invalid' | 'not-found' | 'conflict' | 'unavailable' | 'failed';
+
+const STATUS_OF_KIND: Record<ErrorKind, number> = {
+  invalid: 422,
+  'not-found': 404,
+  conflict: 409,
+  unavailable: 503,
+  failed: 500,
+};
+
+/**
+ * A failure the caller can act on, in domain terms. `errors` name domain fields (`model`,
+ * `topK`); routes rename them to request paths (routes/openapi.ts `inRequest`).
+ */
+export class DomainError extends Error {
+  override name = 'DomainError';
+  readonly errors?: FieldError[];
+
+  constructor(
+    readonly kind: ErrorKind,
+    readonly code: string,
+    message: string,
+    options: { cause?: unknown; errors?: FieldError[] } = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.errors = options.errors;
+  }
+}
 
 /** Options of an {@link AppError}. */
 export interface AppErrorOptions {
@@ -14,7 +46,7 @@ export interface AppErrorOptions {
   headers?: Record<string, string>;
 }
 
-/** The error every handler throws; rendered by one handler in `app.ts`. */
+/** The HTTP error: what route handlers throw, rendered by one handler in `app.ts`. */
 export class AppError extends Error {
   override name = 'AppError';
   readonly errors?: FieldError[];
@@ -74,9 +106,19 @@ export function isDependencyDown(err: unknown): boolean {
   return typeof e.message === 'string' && /Connection is closed|Stream isn't writeable|ECONNREFUSED/.test(e.message);
 }
 
+/** Which dependency a {@link isDependencyDown} error came from, as users may read it. */
+export function dependencyName(err: unknown): string {
+  const e = err as { name?: unknown; code?: unknown; constructor?: { name?: string } } | null;
+  const name = `${String(e?.name)} ${e?.constructor?.name ?? ''}`;
+  if (/Neo4j/.test(name) || e?.code === 'ServiceUnavailable' || e?.code === 'SessionExpired') return 'the graph database';
+  if (/MaxRetriesPerRequest|Redis/.test(name)) return 'the key-value store';
+  return 'a backing service';
+}
+
 /** Turns anything thrown into an {@link AppError}; unknown faults become a bare 500. */
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
+  if (err instanceof DomainError) return new AppError(STATUS_OF_KIND[err.kind], err.code, err.message, { cause: err, errors: err.errors });
   if (err instanceof HTTPException) {
     const status = err.status;
     const message = status === 413 ? 'request body is too large' : err.message || TITLES[status] || 'error';

@@ -6,6 +6,7 @@
 import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
 import { z } from 'zod';
 import type { SourceNode } from '../contract/search.js';
+import { isDependencyDown } from '../errors.js';
 import { cutText } from '../lib/text.js';
 import type { VectorSearcher } from '../vector-index/types.js';
 import type { GraphStore } from '../graph/driver.js';
@@ -87,6 +88,8 @@ export function parseArgs(raw: string): unknown {
 }
 
 function errorText(err: unknown): string {
+  // Summaries reach the user as job events: a driver's connection text (internal addresses) stays out.
+  if (isDependencyDown(err)) return 'Tool error: the graph database is unavailable; try again shortly';
   const message = err instanceof Error ? err.message : String(err);
   return `Tool error: ${message}`;
 }

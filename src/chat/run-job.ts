@@ -5,7 +5,7 @@
  * unfinished, for the worker to put back on the queue.
  */
 import type { Config } from '../config.js';
-import { AppError } from '../errors.js';
+import { AppError, DomainError, dependencyName, isDependencyDown } from '../errors.js';
 import type { Logger } from '../lib/log.js';
 import type { LlmClients } from '../llm/clients.js';
 import type { JobRecord, JobStore } from '../store/jobs.js';
@@ -39,12 +39,14 @@ export const AGENT_UNAVAILABLE = 'the agent is not available on this server, so 
 
 /** A message for the job's `error` field: short, no stack, no internals. */
 export function describeJobError(err: unknown): string {
-  if (err instanceof AppError) return err.message;
+  if (err instanceof AppError || err instanceof DomainError) return err.message;
   const e = err as { status?: unknown; message?: unknown; name?: unknown } | null;
   const message = typeof e?.message === 'string' && e.message ? e.message : String(err);
   if (typeof e?.status === 'number') return `the language model answered HTTP ${e.status}: ${message}`;
   if (e?.name === 'APIConnectionError' || e?.name === 'APIConnectionTimeoutError')
     return `the language model could not be reached: ${message}`;
+  // A driver's own text names internal addresses (ECONNREFUSED 10.0.0.5:7687): the log has it.
+  if (isDependencyDown(err)) return `${dependencyName(err)} is unavailable; try again shortly`;
   return message;
 }
 
@@ -125,7 +127,7 @@ export async function runJob(
     // Past the shutdown grace period: leave the job on the processing list to be requeued.
     if (signal.aborted) return;
     const error = describeJobError(err);
-    log.warn('job failed', { error });
+    log.warn('job failed', { error, cause: err });
     try {
       await jobs.finish(job, { status: 'error', error }, workerId);
     } catch (finishErr) {

@@ -5,6 +5,7 @@
  */
 import { createAgentHandler } from '../agent/handler.js';
 import type { AppDeps } from '../deps.js';
+import { createJobQueue } from '../store/queue.js';
 import { createLookupHandler } from './lookup.js';
 import type { ChatHandlers } from './run-job.js';
 import { createChatWorker, type ChatWorker } from './worker.js';
@@ -24,7 +25,7 @@ export function createChatHandlers(deps: AppDeps): ChatHandlers {
 
 /** Builds and starts the worker over `deps` with the handlers of {@link createChatHandlers}. */
 export async function startChatWorker(deps: AppDeps, handlers: ChatHandlers = createChatHandlers(deps)): Promise<ChatWorker> {
-  const worker = createChatWorker({ kv: deps.kv, jobs: deps.jobs, config: deps.config, log: deps.log, llm: deps.llm, handlers });
+  const worker = createChatWorker({ ...deps, queue: createJobQueue(deps.kv), handlers });
   await worker.start();
   return worker;
 }

@@ -11,9 +11,8 @@ import type { Logger } from '../lib/log.js';
 import { sleep } from '../lib/timeout.js';
 import type { LlmClients } from '../llm/clients.js';
 import type { JobStore } from '../store/jobs.js';
-import { createJobQueue } from '../store/queue.js';
-import { createRateLimiter } from '../store/rate-limit.js';
-import type { KvStore } from '../store/redis.js';
+import type { JobQueue } from '../store/queue.js';
+import type { RateLimiter } from '../store/rate-limit.js';
 import { ROUTING_STARTED, runJob, type ChatHandlers, type JobRunnerDeps } from './run-job.js';
 
 /** Times a job is taken before a crash of its worker ends it in `error` (first try + one retry). */
@@ -24,9 +23,12 @@ export const WORKER_LOST = 'the worker running this job stopped twice while answ
 
 /** Options of {@link createChatWorker}. */
 export interface ChatWorkerOptions {
-  kv: KvStore;
+  /** This worker's own queue client: it holds a blocking connection (src/store/queue.ts). */
+  queue: JobQueue;
   /** The job store of the app's dependencies. */
   jobs: JobStore;
+  /** The per-user limiter of the app's dependencies (token usage is charged after each job). */
+  limiter: RateLimiter;
   config: Config;
   log: Logger;
   llm: LlmClients;
@@ -46,19 +48,10 @@ export interface ChatWorker {
 
 /** Builds a worker; call `start()` to run it. */
 export function createChatWorker(opts: ChatWorkerOptions): ChatWorker {
-  const { kv, config } = opts;
+  const { queue, jobs, config } = opts;
   const id = opts.workerId ?? crypto.randomUUID();
   const log = opts.log.child({ worker: id });
-  const queue = createJobQueue(kv);
-  const { jobs } = opts;
-  const runner: JobRunnerDeps = {
-    config,
-    log,
-    llm: opts.llm,
-    jobs,
-    limiter: createRateLimiter(kv),
-    handlers: opts.handlers,
-  };
+  const runner: JobRunnerDeps = { config, log, llm: opts.llm, jobs, limiter: opts.limiter, handlers: opts.handlers };
   const controllers = new Set<AbortController>();
   let aborting = false;
   const active = new Set<Promise<void>>();

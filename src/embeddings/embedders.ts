@@ -4,7 +4,7 @@
  * `MODELS_DIR/<registry name>/`; the local-model-server entries call `LOCAL_LLM_BASE_URL`.
  */
 import type { Config } from '../config.js';
-import { AppError } from '../errors.js';
+import { DomainError } from '../errors.js';
 import { DEFAULT_CHUNKING, type ChunkingOptions } from './chunking.js';
 import { detectModelKind, modelDir, nodeFileReader, type ModelFileReader } from './model-files.js';
 import { createOnnxEmbedder } from './onnx-embedder.js';
@@ -36,8 +36,8 @@ export interface EmbedderPool {
   /**
    * The embedder for a registry name, loaded once and cached (concurrent callers share one load;
    * a failed load is not cached, so fetching the files and retrying works without a restart).
-   * @throws AppError 422 `unknown-model` naming the valid models, for a name outside the registry.
-   * @throws AppError 503 `model-files-missing` when an in-process model's files are not under
+   * @throws DomainError 422 `unknown-model` naming the valid models, for a name outside the registry.
+   * @throws DomainError 503 `model-files-missing` when an in-process model's files are not under
    * `modelsDir` (a deployment fault, not a bad request: the message says to run
    * `scripts/fetch-models <name>`).
    */
@@ -47,8 +47,8 @@ export interface EmbedderPool {
 }
 
 /** A registry name outside the table: 422 listing the valid names (field `model`; routes say where it was). */
-export function unknownModel(model: string): AppError {
-  return new AppError(422, 'unknown-model', `unknown model "${model}"; valid models: ${MODEL_NAMES.join(', ')}`, {
+export function unknownModel(model: string): DomainError {
+  return new DomainError('invalid', 'unknown-model', `unknown model "${model}"; valid models: ${MODEL_NAMES.join(', ')}`, {
     errors: [{ path: 'model', message: `must be one of: ${MODEL_NAMES.join(', ')}` }],
   });
 }
@@ -73,8 +73,8 @@ export function createEmbedders(opts: EmbeddersOptions): EmbedderPool {
     const dir = modelDir(opts.modelsDir, entry.name);
     const kind = await detectModelKind(dir, files);
     if (kind.type === 'missing') {
-      throw new AppError(
-        503,
+      throw new DomainError(
+        'unavailable',
         'model-files-missing',
         `model files for "${entry.name}" are missing under ${dir} (${kind.reason}): run scripts/fetch-models ${entry.name}`,
       );

@@ -7,7 +7,7 @@
  * model2vec's own ONNX export) is used as it is, only normalised.
  */
 import type { InferenceSession, Tensor } from 'onnxruntime-node';
-import { AppError } from '../errors.js';
+import { DomainError } from '../errors.js';
 import { chunkText, type ChunkingOptions } from './chunking.js';
 import { readJson, type ModelFileReader } from './model-files.js';
 import type { ModelEntry } from '../contract/models.js';
@@ -30,14 +30,15 @@ export interface OnnxEmbedderOptions {
 /** Output names that hold per-token states, in order of preference. */
 const TOKEN_OUTPUTS = ['last_hidden_state', 'token_embeddings'];
 
-/** Loads tokenizer and graph. @throws AppError 503 when the graph does not fit the registry entry. */
+/** Loads tokenizer and graph. @throws DomainError 503 when the graph does not fit the registry entry. */
 export async function createOnnxEmbedder(opts: OnnxEmbedderOptions): Promise<Embedder & { dispose(): Promise<void> }> {
   const { entry, dir } = opts;
   // Loaded lazily: the native addon is only needed by processes that run an encoder.
   const ort = await import('onnxruntime-node');
   const tok = await loadTokenizer(dir, opts.files);
   const graph = await opts.files.read(opts.onnxPath);
-  if (!graph) throw new AppError(503, 'model-files-missing', `${opts.onnxPath} is missing: run scripts/fetch-models ${entry.name}`);
+  if (!graph)
+    throw new DomainError('unavailable', 'model-files-missing', `${opts.onnxPath} is missing: run scripts/fetch-models ${entry.name}`);
   const session: InferenceSession = await ort.InferenceSession.create(graph, { graphOptimizationLevel: 'all' });
   const tokJson = (await readJson(opts.files, `${dir}/tokenizer.json`)) ?? {};
   const padId = Number((tokJson.padding as { pad_id?: number } | null)?.pad_id ?? 0);
@@ -76,8 +77,8 @@ export async function createOnnxEmbedder(opts: OnnxEmbedderOptions): Promise<Emb
     const pooled = t.dims.length === 2;
     const hidden = Number(t.dims[t.dims.length - 1]);
     if (hidden !== entry.dimensions) {
-      throw new AppError(
-        503,
+      throw new DomainError(
+        'unavailable',
         'model-files-invalid',
         `${opts.onnxPath} outputs ${hidden} dimensions, the registry says ${entry.dimensions}`,
       );

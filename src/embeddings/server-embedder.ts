@@ -8,7 +8,7 @@
  * errors would need translating anyway; the whole protocol here is one POST, and an injectable
  * fetch lets tests script 429-then-200 without a server.
  */
-import { AppError } from '../errors.js';
+import { DomainError } from '../errors.js';
 import { sleep as realSleep } from '../lib/timeout.js';
 import { chunkText, estimateTokens, type ChunkingOptions } from './chunking.js';
 import type { ModelEntry } from '../contract/models.js';
@@ -52,8 +52,8 @@ export function createServerEmbedder(opts: ServerEmbedderOptions): Embedder {
   const timeoutMs = opts.timeoutMs ?? 60_000;
   const stats: EmbedderStats = { texts: 0, tokens: 0, tokenizeMs: 0, inferenceMs: 0 };
   const unreachable = (cause: unknown) =>
-    new AppError(503, 'model-server-unreachable', `local model server at ${opts.baseUrl} is unreachable`, { cause });
-  const failed = (why: string) => new AppError(503, 'model-server-error', `local model server at ${opts.baseUrl} ${why}`);
+    new DomainError('unavailable', 'model-server-unreachable', `local model server at ${opts.baseUrl} is unreachable`, { cause });
+  const failed = (why: string) => new DomainError('unavailable', 'model-server-error', `local model server at ${opts.baseUrl} ${why}`);
 
   const post = async (input: string[]): Promise<EmbeddingsResponse> => {
     for (let attempt = 1; ; attempt++) {

@@ -10,7 +10,7 @@
  * measured faster at equal results (figures in the report and `npm run bench:embed`). Sentence
  * encoders still run through ONNX Runtime (onnx-embedder.ts).
  */
-import { AppError } from '../errors.js';
+import { DomainError } from '../errors.js';
 import { chunkText, type ChunkingOptions } from './chunking.js';
 import { readJson, type ModelFileReader } from './model-files.js';
 import type { ModelEntry } from '../contract/models.js';
@@ -33,12 +33,12 @@ const DEFAULT_MAX_LENGTH = 512;
 /** A loaded static model; `dispose` drops the table. */
 export type StaticEmbedder = Embedder & { dispose(): Promise<void> };
 
-/** Loads a static model folder. @throws AppError 503 when the files do not fit the registry entry. */
+/** Loads a static model folder. @throws DomainError 503 when the files do not fit the registry entry. */
 export async function createStaticEmbedder(opts: StaticEmbedderOptions): Promise<StaticEmbedder> {
   const { entry, dir } = opts;
   const invalid = (why: string) =>
-    new AppError(
-      503,
+    new DomainError(
+      'unavailable',
       'model-files-invalid',
       `model files for "${entry.name}" under ${dir} are unusable: ${why}; run scripts/fetch-models ${entry.name}`,
     );

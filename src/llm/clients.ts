@@ -6,7 +6,7 @@
  */
 import OpenAI from 'openai';
 import type { Config } from '../config.js';
-import { AppError } from '../errors.js';
+import { DomainError } from '../errors.js';
 import type { LlmProvider } from '../contract/providers.js';
 import type { LlmTarget } from './types.js';
 
@@ -23,7 +23,7 @@ export interface LlmOverrides {
 export interface LlmClients {
   /**
    * The provider and model for `role` after `overrides`.
-   * @throws AppError 422 when the provider is `hosted` and no `HOSTED_LLM_API_KEY` is set.
+   * @throws DomainError 422 when the provider is `hosted` and no `HOSTED_LLM_API_KEY` is set.
    */
   resolve(role: LlmRole, overrides?: LlmOverrides): LlmTarget;
   /** True when `provider` can be used (`hosted` needs a key). */
@@ -37,10 +37,15 @@ export interface LlmClientsOptions {
 }
 
 /** The error a request gets when it asks for `hosted` and the server has no key for it. */
-export function hostedKeyMissing(field: string): AppError {
-  return new AppError(422, 'validation', `${field}: the hosted provider is not configured on this server (HOSTED_LLM_API_KEY is empty)`, {
-    errors: [{ path: field, message: 'hosted provider has no API key configured' }],
-  });
+export function hostedKeyMissing(field: string): DomainError {
+  return new DomainError(
+    'invalid',
+    'validation',
+    `${field}: the hosted provider is not configured on this server (HOSTED_LLM_API_KEY is empty)`,
+    {
+      errors: [{ path: field, message: 'hosted provider has no API key configured' }],
+    },
+  );
 }
 
 /** Builds one `openai` client per provider from config. */

@@ -5,16 +5,16 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import type { ZodError } from 'zod';
 import { ProblemSchema, type FieldError } from '../contract/problem.js';
-import { AppError } from '../errors.js';
+import { AppError, DomainError } from '../errors.js';
 
 /**
  * Says where in the request the fields of a lower layer's validation error were: `paths` maps a
  * domain field (`topK`) to its request path (`body.top_k`). Other errors pass through.
  */
 export function inRequest(err: unknown, paths: Record<string, string>): unknown {
-  if (!(err instanceof AppError) || !err.errors?.length) return err;
+  if (!(err instanceof DomainError) || !err.errors?.length) return err;
   const errors = err.errors.map((e) => ({ ...e, path: paths[e.path] ?? e.path }));
-  return new AppError(err.status, err.code, err.message, { cause: err.cause, errors, headers: err.headers });
+  return new DomainError(err.kind, err.code, err.message, { cause: err.cause, errors });
 }
 
 /** Per-request variables set by middleware. */

@@ -1,10 +1,12 @@
 /**
  * One build per index at a time, across processes (the server and the CLI): a Redis lock
- * `<prefix>index-build:<index name>` holding a random token, set with NX and a TTL that a timer
- * refreshes while the build runs. A crashed builder stops refreshing, so its lock expires after
- * one TTL instead of blocking the index forever.
+ * `<prefix>index-build:<index name>` holding a random token and the holder's Redis client ID,
+ * set with NX and a TTL that a timer refreshes while the build runs. A builder that crashed
+ * has lost its Redis connection, so the next build sees the holder gone (`CLIENT LIST ID`) and
+ * takes over at once; where that command is not allowed (some hosted Redis), the lock expires
+ * after one TTL.
  */
-import { AppError } from '../errors.js';
+import { DomainError } from '../errors.js';
 import { createKeys } from './keys.js';
 import type { KvStore } from './redis.js';
 import { defineScript } from './script.js';
@@ -22,11 +24,29 @@ const release = defineScript(
   'gcBuildLockRelease',
   `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`,
 );
-/** Extends the TTL only while the key still holds our token. */
+/** Extends the TTL, with the holder's current client ID, only while the key still holds our token. */
 const refresh = defineScript(
   'gcBuildLockRefresh',
-  `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`,
+  `local v = redis.call('get', KEYS[1])
+   if v and string.sub(v, 1, string.len(ARGV[1]) + 1) == ARGV[1] .. ' ' then
+     return redis.call('set', KEYS[1], ARGV[1] .. ' ' .. ARGV[3], 'PX', ARGV[2], 'XX') and 1 or 0
+   end
+   return 0`,
 );
+
+/** The ID of `kv`'s connection; a reconnect gets a new one (the refresh records it). */
+const clientId = (kv: KvStore): Promise<string> => (kv.redis.client('ID') as Promise<number>).then(String, () => '-'); // '-': CLIENT is disabled.
+
+/** True when the lock value names a client that is no longer connected. */
+async function holderGone(kv: KvStore, value: string | null): Promise<boolean> {
+  const id = value?.split(' ')[1];
+  if (!id || !/^\d+$/.test(id)) return false;
+  try {
+    return ((await kv.redis.client('LIST', 'ID', id)) as string).trim() === '';
+  } catch {
+    return false; // CLIENT disabled: the TTL decides.
+  }
+}
 
 /** The lock key of an index (`index-build:{index}` in src/store/keys.ts). */
 export function buildLockKey(kv: Pick<KvStore, 'prefix'>, indexName: string): string {
@@ -34,8 +54,12 @@ export function buildLockKey(kv: Pick<KvStore, 'prefix'>, indexName: string): st
 }
 
 /** The 409 for a second build of the same index. */
-export function buildRunning(indexName: string): AppError {
-  return new AppError(409, 'build-running', `a build of vector index "${indexName}" is already running; retry when it has finished`);
+export function buildRunning(indexName: string): DomainError {
+  return new DomainError(
+    'conflict',
+    'build-running',
+    `a build of vector index "${indexName}" is already running; retry when it has finished`,
+  );
 }
 
 /**
@@ -45,20 +69,26 @@ export function buildRunning(indexName: string): AppError {
 export async function acquireBuildLock(kv: KvStore, indexName: string, ttlMs: number): Promise<BuildLock> {
   const key = buildLockKey(kv, indexName);
   const token = crypto.randomUUID();
-  const ok = await kv.redis.set(key, token, 'PX', ttlMs, 'NX');
-  if (ok !== 'OK') throw buildRunning(indexName);
+  const take = async () => (await kv.redis.set(key, `${token} ${await clientId(kv)}`, 'PX', ttlMs, 'NX')) === 'OK';
+  if (!(await take())) {
+    const held = await kv.redis.get(key);
+    // A dead holder's lock is deleted only if it is still that holder's (compare-and-delete).
+    if (!(await holderGone(kv, held)) || !(await release(kv.redis, [key], [held!])) || !(await take())) throw buildRunning(indexName);
+  }
 
   let lost = false;
   let released = false;
   const timer = setInterval(
     () => {
-      refresh(kv.redis, [key], [token, ttlMs]).then(
-        (n) => {
-          if (n === 0 && !released) lost = true;
-        },
-        // A failed refresh is retried on the next tick; the TTL covers two misses.
-        () => {},
-      );
+      clientId(kv)
+        .then((id) => refresh(kv.redis, [key], [token, ttlMs, id]))
+        .then(
+          (n) => {
+            if (n === 0 && !released) lost = true;
+          },
+          // A failed refresh is retried on the next tick; the TTL covers two misses.
+          () => {},
+        );
     },
     Math.max(50, Math.floor(ttlMs / 3)),
   );
@@ -67,13 +97,15 @@ export async function acquireBuildLock(kv: KvStore, indexName: string, ttlMs: nu
 
   return {
     assertHeld() {
-      if (lost) throw new AppError(409, 'build-lock-lost', `the build lock of vector index "${indexName}" expired; run the build again`);
+      if (lost)
+        throw new DomainError('conflict', 'build-lock-lost', `the build lock of vector index "${indexName}" expired; run the build again`);
     },
     async release() {
       if (released) return;
       released = true;
       clearInterval(timer);
-      await release(kv.redis, [key], [token]).catch(() => {});
+      const held = await kv.redis.get(key).catch(() => null);
+      if (held?.startsWith(`${token} `)) await release(kv.redis, [key], [held]).catch(() => {});
     },
   };
 }

@@ -14,7 +14,7 @@
 import type { Config } from '../config.js';
 import type { EmbedderPool } from '../embeddings/embedders.js';
 import type { GraphStore } from '../graph/driver.js';
-import { AppError } from '../errors.js';
+import { DomainError } from '../errors.js';
 import { COUNT_TEXT_NODES } from '../graph/dialect.js';
 import { unknownModel } from '../embeddings/embedders.js';
 import { batchKey, createCsvCache, type CacheFs } from './csv-cache.js';
@@ -105,7 +105,7 @@ export function resolveIndexName(config: IndexBuildDeps['config'], graph: string
 /** Checks what can be checked before any work: model in the registry (422), graph exists (404). */
 export async function validateBuildTarget(deps: Pick<IndexBuildDeps, 'graph'>, graph: string, model: string): Promise<void> {
   if (!findModel(model)) throw unknownModel(model);
-  if (!(await deps.graph.hasGraph(graph))) throw new AppError(404, 'unknown-graph', `graph "${graph}" does not exist`);
+  if (!(await deps.graph.hasGraph(graph))) throw new DomainError('not-found', 'unknown-graph', `graph "${graph}" does not exist`);
 }
 
 /** A bounded queue of writes: at most `limit` in flight; the first failure is rethrown. */
@@ -135,7 +135,7 @@ function createWriteQueue(limit: number) {
 
 /**
  * Builds (or brings up to date) the vector index of `opts.graph` for `opts.model`.
- * @throws AppError 422 unknown model, 404 unknown graph, 409 a build of that index is running,
+ * @throws DomainError 422 unknown model, 404 unknown graph, 409 a build of that index is running,
  * 503 graph database or key-value store down (driver errors are mapped by the app's handler).
  */
 export async function buildVectorIndex(deps: IndexBuildDeps, opts: BuildIndexOptions): Promise<BuildReport> {

@@ -11,7 +11,7 @@
  * of population), and nothing else overlaps with it.
  */
 import neo4j, { type Driver, type Record as Neo4jRecord } from 'neo4j-driver';
-import { AppError } from '../errors.js';
+import { DomainError } from '../errors.js';
 import {
   AWAIT_INDEX,
   FULLTEXT_INDEX_STATE,
@@ -145,10 +145,14 @@ export function createIndexWriter(opts: IndexWriterOptions): IndexWriter {
         const states = await Promise.all([indexState(), fulltextState()]);
         if (states.every((s) => s?.state === 'ONLINE')) return onPercent?.(100);
         if (states.some((s) => s?.state === 'FAILED')) {
-          throw new AppError(500, 'index-failed', `vector index "${indexName}" failed to populate`);
+          throw new DomainError('failed', 'index-failed', `vector index "${indexName}" failed to populate`);
         }
         if (Date.now() > deadline) {
-          throw new AppError(503, 'index-timeout', `vector index "${indexName}" is still populating; it will come online by itself`);
+          throw new DomainError(
+            'unavailable',
+            'index-timeout',
+            `vector index "${indexName}" is still populating; it will come online by itself`,
+          );
         }
         onPercent?.(Math.min(...states.map((s) => (s?.state === 'ONLINE' ? 100 : (s?.percent ?? 0)))));
         await sleep(200);

@@ -16,7 +16,7 @@ export interface SearchRequest {
 /** Vector search over a built index: top-k source nodes, one per node. */
 export interface VectorSearcher {
   /**
-   * @throws AppError 404 when no index exists for that graph and model, 422 for an unknown
+   * @throws DomainError 404 when no index exists for that graph and model, 422 for an unknown
    * model, 503 when the graph database is down.
    */
   search(req: SearchRequest): Promise<SourceNode[]>;

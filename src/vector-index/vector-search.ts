@@ -20,7 +20,7 @@ import neo4j, { type Session } from 'neo4j-driver';
 import type { Config } from '../config.js';
 import type { EmbedderPool } from '../embeddings/embedders.js';
 import type { GraphStore } from '../graph/driver.js';
-import { AppError } from '../errors.js';
+import { DomainError } from '../errors.js';
 import { FULLTEXT_SEARCH, HYBRID_SEARCH, VECTOR_SEARCH, fulltextIndexName, missingIndexKind } from '../graph/dialect.js';
 import { fetchNeighbors } from '../graph/neighbors.js';
 import { unknownModel } from '../embeddings/embedders.js';
@@ -53,9 +53,9 @@ export const HYBRID_ALPHA = 0.3;
 export const MAX_TOP_K = 100;
 
 /** The 404 for a graph and model that have no index yet, saying how to build one. */
-export function noIndex(graph: string, model: string, index: string): AppError {
-  return new AppError(
-    404,
+export function noIndex(graph: string, model: string, index: string): DomainError {
+  return new DomainError(
+    'not-found',
     'no-index',
     `no vector index "${index}" for graph "${graph}" and model "${model}"; build it with ` +
       `POST /dev/build_vector_index {"graph_name": "${graph}", "model": "${model}"} ` +
@@ -116,11 +116,11 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
     async search({ query, graph, model, topK, mode = config.RETRIEVAL_MODE, neighbors = 0 }: SearchRequest): Promise<SourceNode[]> {
       if (!findModel(model)) throw unknownModel(model);
       if (!Number.isInteger(topK) || topK < 1 || topK > MAX_TOP_K) {
-        throw new AppError(422, 'validation', `top_k must be an integer from 1 to ${MAX_TOP_K}`, {
+        throw new DomainError('invalid', 'validation', `top_k must be an integer from 1 to ${MAX_TOP_K}`, {
           errors: [{ path: 'topK', message: `must be an integer from 1 to ${MAX_TOP_K}` }],
         });
       }
-      if (!(await deps.graph.hasGraph(graph))) throw new AppError(404, 'unknown-graph', `graph "${graph}" does not exist`);
+      if (!(await deps.graph.hasGraph(graph))) throw new DomainError('not-found', 'unknown-graph', `graph "${graph}" does not exist`);
       const index = resolveIndexName(config, graph, model);
       const q = mode === 'vector' ? null : toLuceneQuery(query);
       // A full-text query with no indexable word is searched by meaning instead.

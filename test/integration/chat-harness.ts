@@ -7,6 +7,7 @@ import { createApp } from '../../src/app.js';
 import { createChatHandlers } from '../../src/chat/service.js';
 import type { ChatHandlers } from '../../src/chat/run-job.js';
 import { createChatWorker, type ChatWorker } from '../../src/chat/worker.js';
+import { createJobQueue } from '../../src/store/queue.js';
 import { createTestDeps, type TestDeps } from '../helpers/deps.js';
 import { routerReply, startLlmServer, type LlmServer } from '../helpers/llm-server.js';
 import { fakeSearcher } from './chat-fixtures.js';
@@ -66,7 +67,7 @@ export async function startHarness(opts: HarnessOptions = {}) {
   };
   const workers: ChatWorker[] = [];
   const startWorker = async () => {
-    const w = createChatWorker({ kv: deps.kv, jobs: deps.jobs, config: deps.config, log: deps.log, llm: deps.llm, handlers });
+    const w = createChatWorker({ ...deps, queue: createJobQueue(deps.kv), handlers });
     await w.start();
     workers.push(w);
     return w;

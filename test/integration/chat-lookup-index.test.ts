@@ -35,3 +35,15 @@ it('answers a lookup with the best-matching nodes of the real index', async () =
   expect(result.answer.startsWith(`### ${result.sources[0].displayName}\n`)).toBe(true);
   expect(result.answer).toContain(texts[1]);
 });
+
+it('says the graph database is unavailable, without its address, when a lookup cannot reach it', async () => {
+  // Nothing listens on port 1: the driver's own text would name 127.0.0.1:1.
+  const down = await startHarness({ env: { ...f.env, GRAPHDB_PORT: '1' }, realSearch: true });
+  try {
+    down.llm.script(routerReply('lookup', 0.95));
+    const job = await down.waitJob((await down.submit('insulin receptor')).job_id);
+    expect(job).toMatchObject({ status: 'error', error: 'the graph database is unavailable; try again shortly' });
+  } finally {
+    await down.close();
+  }
+});

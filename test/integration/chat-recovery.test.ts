@@ -9,6 +9,7 @@ import { build } from 'tsup';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChatWorker, MAX_ATTEMPTS, WORKER_LOST } from '../../src/chat/worker.js';
 import { createKeys } from '../../src/store/keys.js';
+import { createJobQueue } from '../../src/store/queue.js';
 import { routerReply } from '../helpers/llm-server.js';
 import { startHarness, type Harness } from './chat-harness.js';
 
@@ -116,11 +117,9 @@ describe('graceful shutdown', () => {
 
   it('puts a job still running after the grace period back on the queue', async () => {
     const worker = createChatWorker({
-      kv: h.deps.kv,
-      jobs: h.deps.jobs,
+      ...h.deps,
+      queue: createJobQueue(h.deps.kv),
       config: { ...h.deps.config, WORKER_SHUTDOWN_MS: 100 },
-      log: h.deps.log,
-      llm: h.deps.llm,
       handlers: { lookup: async () => ({ answer: 'x', sources: [], token_usage: null }) },
     });
     await worker.start();

@@ -9,14 +9,17 @@ import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/lib/log.js';
 import { createLlmClients } from '../../src/llm/clients.js';
 import { createJobStore } from '../../src/store/jobs.js';
+import { createJobQueue } from '../../src/store/queue.js';
+import { createRateLimiter } from '../../src/store/rate-limit.js';
 import { createKvStore } from '../../src/store/redis.js';
 import { fakeSearcher } from './chat-fixtures.js';
 
 const config = loadConfig(process.env);
 const kv = createKvStore({ url: config.KVSTORE_URL, prefix: config.KV_PREFIX });
 const worker = createChatWorker({
-  kv,
+  queue: createJobQueue(kv),
   jobs: createJobStore(kv),
+  limiter: createRateLimiter(kv),
   config,
   log: createLogger('silent'),
   llm: createLlmClients(config),

@@ -251,6 +251,17 @@ describe('POST /dev/build_vector_index errors', () => {
     }
   });
 
+  it('409 while the holder is connected; taken over at once when its connection is gone', async () => {
+    const key = buildLockKey(deps.kv, f.index);
+    const holder = deps.kv.redis.duplicate();
+    await holder.set(key, `their-token ${await holder.client('ID')}`, 'PX', 60_000);
+    expect((await build({ graph_name: 'neo4j', model: MODEL })).status).toBe(409);
+    holder.disconnect();
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await build({ graph_name: 'neo4j', model: MODEL })).status).toBe(200);
+    expect(await deps.kv.redis.exists(key)).toBe(0);
+  });
+
   it('409 for a concurrent request, and the lock is freed afterwards', async () => {
     const [a, b] = await Promise.all([build({ graph_name: 'neo4j', model: MODEL }), build({ graph_name: 'neo4j', model: MODEL })]);
     expect([a.status, b.status].sort()).toEqual([200, 409]);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_CHUNKING } from '../../src/embeddings/chunking.js';
 import { findModel } from '../../src/contract/models.js';
 import { backoff, createServerEmbedder } from '../../src/embeddings/server-embedder.js';
-import { AppError } from '../../src/errors.js';
+import { DomainError } from '../../src/errors.js';
 
 const entry = findModel('all-minilm')!;
 const vec = (seed: number, dims = 384) => Array.from({ length: dims }, (_, i) => ((i * 31 + seed * 17) % 13) - 6);
@@ -72,10 +72,10 @@ describe('server embedder', () => {
   it('gives up after maxAttempts with a 503 carrying the server answer', async () => {
     const { fetch, calls } = scripted([{ status: 500, body: 'overloaded' }]);
     const e = createServerEmbedder({ ...base, fetch, maxAttempts: 3 });
-    const err = (await e.embed(['x']).catch((x: unknown) => x)) as AppError;
+    const err = (await e.embed(['x']).catch((x: unknown) => x)) as DomainError;
     expect(calls).toHaveLength(3);
-    expect(err).toBeInstanceOf(AppError);
-    expect(err.status).toBe(503);
+    expect(err).toBeInstanceOf(DomainError);
+    expect(err.kind).toBe('unavailable');
     expect(err.message).toContain('answered 500');
     expect(err.message).toContain('overloaded');
   });
@@ -84,16 +84,16 @@ describe('server embedder', () => {
     const { fetch, calls } = scripted([{ status: 404, body: 'model "all-minilm" not found, try pulling it first' }]);
     const err = (await createServerEmbedder({ ...base, fetch })
       .embed(['x'])
-      .catch((x: unknown) => x)) as AppError;
+      .catch((x: unknown) => x)) as DomainError;
     expect(calls).toHaveLength(1);
-    expect(err.status).toBe(503);
+    expect(err.kind).toBe('unavailable');
     expect(err.message).toContain('try pulling it first');
   });
 
   it('says the server is unreachable when nothing listens', async () => {
     const e = createServerEmbedder({ ...base, baseUrl: 'http://127.0.0.1:9/v1', maxAttempts: 2 });
-    const err = (await e.embed(['x']).catch((x: unknown) => x)) as AppError;
-    expect(err.status).toBe(503);
+    const err = (await e.embed(['x']).catch((x: unknown) => x)) as DomainError;
+    expect(err.kind).toBe('unavailable');
     expect(err.code).toBe('model-server-unreachable');
     expect(err.message).toBe('local model server at http://127.0.0.1:9/v1 is unreachable');
   });
@@ -102,8 +102,8 @@ describe('server embedder', () => {
     const { fetch } = scripted(['ok'], 768);
     const err = (await createServerEmbedder({ ...base, fetch })
       .embed(['x'])
-      .catch((x: unknown) => x)) as AppError;
-    expect(err.status).toBe(503);
+      .catch((x: unknown) => x)) as DomainError;
+    expect(err.kind).toBe('unavailable');
     expect(err.message).toContain('768-dimension vectors');
   });
 

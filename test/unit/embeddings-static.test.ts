@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { safetensors } from '../../scripts/gen-test-models.mjs';
 import { loadConfig } from '../../src/config.js';
 import { createEmbedders, createEmbeddersFromConfig } from '../../src/embeddings/embedders.js';
-import { AppError } from '../../src/errors.js';
+import { DomainError } from '../../src/errors.js';
 import { detectModelKind, nodeFileReader, type ModelFileReader } from '../../src/embeddings/model-files.js';
 import { readTensor } from '../../src/embeddings/safetensors.js';
 import { medianLength, truncateCodePoints } from '../../src/embeddings/static-embedder.js';
@@ -23,17 +23,17 @@ const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * 
 describe('embedder pool', () => {
   it('refuses a name outside the registry with 422 listing the valid names', async () => {
     const err = await pool.get('bert-base').catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(AppError);
-    expect((err as AppError).status).toBe(422);
-    expect((err as AppError).code).toBe('unknown-model');
-    expect((err as AppError).message).toContain('minishlab/potion-base-32M');
-    expect((err as AppError).message).toContain('all-minilm');
+    expect(err).toBeInstanceOf(DomainError);
+    expect((err as DomainError).kind).toBe('invalid');
+    expect((err as DomainError).code).toBe('unknown-model');
+    expect((err as DomainError).message).toContain('minishlab/potion-base-32M');
+    expect((err as DomainError).message).toContain('all-minilm');
   });
 
   it('answers 503 naming the fetch command when the model files are missing', async () => {
     const empty = createEmbedders({ modelsDir: 'test-output/no-models', localBaseUrl: 'http://127.0.0.1:9' });
-    const err = (await empty.get('minishlab/potion-multilingual-128M').catch((e: unknown) => e)) as AppError;
-    expect(err.status).toBe(503);
+    const err = (await empty.get('minishlab/potion-multilingual-128M').catch((e: unknown) => e)) as DomainError;
+    expect(err.kind).toBe('unavailable');
     expect(err.code).toBe('model-files-missing');
     expect(err.message).toContain('test-output/no-models/minishlab/potion-multilingual-128M');
     expect(err.message).toContain('run scripts/fetch-models minishlab/potion-multilingual-128M');
@@ -67,8 +67,8 @@ describe('embedder pool', () => {
     rmSync(root, { recursive: true, force: true });
     cpSync(`${TEST_MODELS_DIR}/minishlab/potion-base-8M`, `${root}/minishlab/potion-base-32M`, { recursive: true });
     const p = createEmbedders({ modelsDir: root, localBaseUrl: 'http://127.0.0.1:9' });
-    const err = (await p.get('minishlab/potion-base-32M').catch((e: unknown) => e)) as AppError;
-    expect(err.status).toBe(503);
+    const err = (await p.get('minishlab/potion-base-32M').catch((e: unknown) => e)) as DomainError;
+    expect(err.kind).toBe('unavailable');
     expect(err.message).toContain('256 dimensions, the registry says 512');
     rmSync(root, { recursive: true, force: true });
   });

@@ -1,6 +1,6 @@
 import { HTTPException } from 'hono/http-exception';
 import { describe, expect, it } from 'vitest';
-import { AppError, isDependencyDown, problemResponse, toAppError, toProblem } from '../../src/errors.js';
+import { AppError, DomainError, isDependencyDown, problemResponse, toAppError, toProblem } from '../../src/errors.js';
 import { inRequest } from '../../src/routes/openapi.js';
 
 describe('error mapping', () => {
@@ -20,6 +20,17 @@ describe('error mapping', () => {
     expect(res.status).toBe(429);
     expect(res.headers.get('content-type')).toBe('application/problem+json');
     expect(res.headers.get('retry-after')).toBe('30');
+  });
+
+  it('maps domain errors by kind, keeping code, message and fields', () => {
+    const statuses = (['invalid', 'not-found', 'conflict', 'unavailable', 'failed'] as const).map(
+      (kind) => toAppError(new DomainError(kind, 'c', 'm')).status,
+    );
+    expect(statuses).toEqual([422, 404, 409, 503, 500]);
+    expect(toAppError(new DomainError('not-found', 'unknown-graph', 'no graph'))).toMatchObject({
+      code: 'unknown-graph',
+      message: 'no graph',
+    });
   });
 
   it('maps Hono HTTP exceptions by status', () => {
@@ -48,13 +59,13 @@ describe('error mapping', () => {
 
 describe('inRequest', () => {
   it("maps a lower layer's field names to request paths and passes other errors through", () => {
-    const err = new AppError(422, 'validation', 'bad', {
+    const err = new DomainError('invalid', 'validation', 'bad', {
       errors: [
         { path: 'topK', message: 'too big' },
         { path: 'other', message: 'x' },
       ],
     });
-    const mapped = inRequest(err, { topK: 'body.top_k' }) as AppError;
+    const mapped = toAppError(inRequest(err, { topK: 'body.top_k' }));
     expect(mapped).toMatchObject({ status: 422, code: 'validation', message: 'bad' });
     expect(mapped.errors).toEqual([
       { path: 'body.top_k', message: 'too big' },
