@@ -130,6 +130,8 @@ export async function openJobEventStream(opts: JobStreamOptions): Promise<Readab
       if (opts.signal?.aborted) return finish();
       opts.signal?.addEventListener('abort', onAbort, { once: true });
       send(opened.events, ': stream open\n\n');
+      // Resumed after the final event (Last-Event-ID at or past it): nothing more will come.
+      if (opened.finished) finish();
       if (closed) return;
       if (buffered.length) enqueueWork(drain);
       pinger = setInterval(() => {
@@ -137,9 +139,9 @@ export async function openJobEventStream(opts: JobStreamOptions): Promise<Readab
         enqueueWork(async () => {
           // One round trip: missed events, and whether the job still exists (expired while
           // the client waited: nothing more will come).
-          const { exists, events } = await opts.jobs.open(opts.jobId, last);
+          const { exists, finished, events } = await opts.jobs.open(opts.jobId, last);
           send(events);
-          if (!closed && !exists) finish();
+          if (!exists || finished) finish();
         });
       }, opts.pingMs);
     },

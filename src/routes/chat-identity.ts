@@ -24,3 +24,12 @@ export async function resolveUser(users: UserStore, anonId: string | undefined):
   if (!user) throw unknownAnonId();
   return user;
 }
+
+/**
+ * Whether the caller may use a session or job owned by `ownerId`. With `x-anon-id`, only its
+ * owner may (or anyone, when the record has no owner); without it, whoever holds the record's
+ * random UUID may, as the contract's header-less clients do (README, "Identity and ownership").
+ */
+export function mayUse(ownerId: string | null, caller: AnonMapping | null): boolean {
+  return !caller || !ownerId || ownerId === caller.userId;
+}

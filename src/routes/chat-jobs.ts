@@ -4,6 +4,7 @@ import { JOB_EVENT_TYPES, JobViewSchema } from '../contract/chat.js';
 import { openJobEventStream, parseLastEventId } from '../chat/sse.js';
 import type { AppDeps } from '../deps.js';
 import { AppError } from '../errors.js';
+import { AnonHeaderSchema, mayUse, resolveUser } from './chat-identity.js';
 import { UNAVAILABLE_PROBLEM, createRouter, issuedIdSchema, problem } from './openapi.js';
 
 const JobParamsSchema = z.object({ job_id: issuedIdSchema('job_id') });
@@ -22,10 +23,11 @@ const jobRoute = createRoute({
   path: '/chat/job/{job_id}',
   tags: ['chat'],
   summary: 'Status of a chat job, with its result when done',
-  request: { params: JobParamsSchema },
+  request: { params: JobParamsSchema, headers: AnonHeaderSchema },
   responses: {
     200: { description: 'The job', content: { 'application/json': { schema: JobViewSchema } } },
-    404: problem('Unknown job, or expired (jobs live 10 minutes)'),
+    401: problem('x-anon-id is unknown or expired'),
+    404: problem("Unknown job, or expired (jobs live 10 minutes), or (with x-anon-id) another user's"),
     422: problem('job_id is not a UUID'),
     ...UNAVAILABLE_PROBLEM,
   },
@@ -42,11 +44,12 @@ const streamRoute = createRoute({
   request: {
     params: JobParamsSchema,
     query: z.object({ last_event_id: z.string().optional() }),
-    headers: z.object({ 'last-event-id': z.string().optional() }),
+    headers: AnonHeaderSchema.extend({ 'last-event-id': z.string().optional() }),
   },
   responses: {
     200: { description: 'Event stream', content: { 'text/event-stream': { schema: JobStreamEventSchema } } },
-    404: problem('Unknown job, or expired'),
+    401: problem('x-anon-id is unknown or expired'),
+    404: problem("Unknown job, or expired, or (with x-anon-id) another user's"),
     422: problem('job_id is not a UUID'),
     ...UNAVAILABLE_PROBLEM,
   },
@@ -56,12 +59,13 @@ const notFound = (id: string) => new AppError(404, 'not-found', `job ${id} does 
 
 /** Job routes. */
 export function chatJobRoutes(deps: AppDeps) {
-  const { jobs, events: hub } = deps;
+  const { jobs, users, events: hub } = deps;
   return createRouter()
     .openapi(jobRoute, async (c) => {
       const { job_id } = c.req.valid('param');
+      const caller = await resolveUser(users, c.req.valid('header')['x-anon-id']);
       const job = await jobs.get(job_id);
-      if (!job) throw notFound(job_id);
+      if (!job || !mayUse(job.user_id, caller)) throw notFound(job_id);
       return c.json(
         {
           job_id: job.job_id,
@@ -74,7 +78,14 @@ export function chatJobRoutes(deps: AppDeps) {
     })
     .openapi(streamRoute, async (c) => {
       const { job_id } = c.req.valid('param');
-      const afterSeq = parseLastEventId(c.req.valid('header')['last-event-id'] ?? c.req.valid('query').last_event_id);
+      const headers = c.req.valid('header');
+      const caller = await resolveUser(users, headers['x-anon-id']);
+      // The owner check costs a read only when the caller says who it is.
+      if (caller) {
+        const job = await jobs.get(job_id);
+        if (job && !mayUse(job.user_id, caller)) throw notFound(job_id);
+      }
+      const afterSeq = parseLastEventId(headers['last-event-id'] ?? c.req.valid('query').last_event_id);
       const stream = await openJobEventStream({
         jobs,
         hub,

@@ -5,7 +5,7 @@ import type { AppDeps } from '../deps.js';
 import { AppError } from '../errors.js';
 import { BODY_PROBLEMS, UNAVAILABLE_PROBLEM, createRouter, issuedIdSchema, problem } from './openapi.js';
 import { sessionName } from '../store/sessions.js';
-import { AnonHeaderSchema, resolveUser, unknownAnonId } from './chat-identity.js';
+import { AnonHeaderSchema, mayUse, resolveUser, unknownAnonId } from './chat-identity.js';
 
 const SessionParamsSchema = z.object({ session_id: issuedIdSchema('session_id') });
 
@@ -30,10 +30,11 @@ const getRoute = createRoute({
   path: '/chat/session/{session_id}',
   tags: ['sessions'],
   summary: 'A session with its messages',
-  request: { params: SessionParamsSchema },
+  request: { params: SessionParamsSchema, headers: AnonHeaderSchema },
   responses: {
     200: { description: 'The session', content: { 'application/json': { schema: ChatSessionSchema } } },
-    404: problem('Session expired or does not exist'),
+    401: problem('x-anon-id is unknown or expired'),
+    404: problem("Session expired or does not exist, or (with x-anon-id) is another user's"),
     422: problem('session_id is not a UUID'),
     ...UNAVAILABLE_PROBLEM,
   },
@@ -44,11 +45,16 @@ const patchRoute = createRoute({
   path: '/chat/session/{session_id}',
   tags: ['sessions'],
   summary: 'Renames a session (1..100 characters after trimming)',
-  request: { params: SessionParamsSchema, body: { required: true, content: { 'application/json': { schema: SessionRenameSchema } } } },
+  request: {
+    params: SessionParamsSchema,
+    headers: AnonHeaderSchema,
+    body: { required: true, content: { 'application/json': { schema: SessionRenameSchema } } },
+  },
   responses: {
     200: { description: 'Renamed', content: { 'application/json': { schema: z.object({ session_id: z.string(), name: z.string() }) } } },
     ...BODY_PROBLEMS,
-    404: problem('Session does not exist'),
+    401: problem('x-anon-id is unknown or expired'),
+    404: problem("Session does not exist, or (with x-anon-id) is another user's"),
     422: problem('session_id is not a UUID, or the name is empty or longer than 100 characters'),
     ...UNAVAILABLE_PROBLEM,
   },
@@ -63,6 +69,7 @@ const deleteRoute = createRoute({
   responses: {
     204: { description: 'Deleted (or already gone)' },
     401: problem('x-anon-id is unknown or expired'),
+    404: problem("With x-anon-id: the session is another user's (it is left alone)"),
     422: problem('session_id is not a UUID'),
     ...UNAVAILABLE_PROBLEM,
   },
@@ -71,6 +78,15 @@ const deleteRoute = createRoute({
 /** Session routes. */
 export function chatSessionRoutes(deps: AppDeps) {
   const { sessions, users } = deps;
+  /** The caller; 404 when it sent `x-anon-id` and the session is another user's. */
+  const own = async (sessionId: string, anonId: string | undefined) => {
+    const caller = await resolveUser(users, anonId);
+    if (caller) {
+      const s = await sessions.load(sessionId);
+      if (s && !mayUse(s.user_id, caller)) throw notFound(sessionId);
+    }
+    return caller;
+  };
   return createRouter()
     .openapi(listRoute, async (c) => {
       const user = await users.resolve(c.req.valid('query').anon_id);
@@ -79,8 +95,9 @@ export function chatSessionRoutes(deps: AppDeps) {
     })
     .openapi(getRoute, async (c) => {
       const { session_id } = c.req.valid('param');
+      const caller = await resolveUser(users, c.req.valid('header')['x-anon-id']);
       const s = await sessions.load(session_id);
-      if (!s) throw notFound(session_id);
+      if (!s || !mayUse(s.user_id, caller)) throw notFound(session_id);
       return c.json(
         {
           session_id: s.session_id,
@@ -101,12 +118,13 @@ export function chatSessionRoutes(deps: AppDeps) {
     .openapi(patchRoute, async (c) => {
       const { session_id } = c.req.valid('param');
       const { name } = c.req.valid('json');
+      await own(session_id, c.req.valid('header')['x-anon-id']);
       if (!(await sessions.rename(session_id, name))) throw notFound(session_id);
       return c.json({ session_id, name }, 200);
     })
     .openapi(deleteRoute, async (c) => {
       const { session_id } = c.req.valid('param');
-      const user = await resolveUser(users, c.req.valid('header')['x-anon-id']);
+      const user = await own(session_id, c.req.valid('header')['x-anon-id']);
       await sessions.remove(session_id, user?.userId);
       return c.body(null, 204);
     });

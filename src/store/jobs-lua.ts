@@ -10,7 +10,10 @@
  */
 export const SUBMIT_LUA = `
 local sid, isnew
-if ARGV[1] ~= '' and redis.call('EXISTS', KEYS[1]) == 1 then
+-- Only its owner continues an owned session (anyone continues an ownerless one); for anyone
+-- else it names no live session, so a new one starts and the owner's history stays theirs.
+local owner = redis.call('HGET', KEYS[1], 'user_id')
+if ARGV[1] ~= '' and owner and (owner == '' or owner == ARGV[3]) then
   sid = ARGV[1]
   isnew = '0'
   redis.call('HSET', KEYS[1], 'pending_job_id', ARGV[5])

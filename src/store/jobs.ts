@@ -65,8 +65,8 @@ export interface JobStore {
    * or already finished.
    */
   take(jobId: string, first: JobEvent): Promise<{ job: JobRecord; history: Message[] } | null>;
-  /** Whether the job exists, and its events after `afterSeq` — one round trip. */
-  open(jobId: string, afterSeq?: number): Promise<{ exists: boolean; events: SeqEvent[] }>;
+  /** Whether the job exists and has finished (its final event is stored), and its events after `afterSeq` — one round trip. */
+  open(jobId: string, afterSeq?: number): Promise<{ exists: boolean; finished: boolean; events: SeqEvent[] }>;
   /** Appends an event (job events, session `pending_events`, live channel); returns its seq. */
   publish(job: Pick<JobRecord, 'job_id' | 'session_id'>, event: JobEvent): Promise<number>;
   /**
@@ -161,10 +161,10 @@ export function createJobStore(kv: KvStore): JobStore {
       return job ? { job, history: reply![1].map((s) => JSON.parse(s) as Message) } : null;
     },
     async open(jobId, afterSeq = 0) {
-      const res = await redis.pipeline().exists(keys.job(jobId)).lrange(keys.jobEvents(jobId), afterSeq, -1).exec();
-      const [[e1, exists], [e2, items]] = res as [[Error | null, number], [Error | null, string[]]];
+      const res = await redis.pipeline().hget(keys.job(jobId), 'status').lrange(keys.jobEvents(jobId), afterSeq, -1).exec();
+      const [[e1, status], [e2, items]] = res as [[Error | null, string | null], [Error | null, string[]]];
       if (e1 || e2) throw e1 ?? e2;
-      return { exists: exists === 1, events: toSeqEvents(items, afterSeq) };
+      return { exists: status !== null, finished: status === 'done' || status === 'error', events: toSeqEvents(items, afterSeq) };
     },
     async publish(job, event) {
       const seq = await PUBLISH(

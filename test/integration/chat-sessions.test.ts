@@ -116,3 +116,34 @@ describe('job lifetime', () => {
     expect((await h.app.request(`/chat/job/${crypto.randomUUID()}`)).status).toBe(404);
   });
 });
+
+describe('ownership', () => {
+  it("with x-anon-id, another user's session and job answer 404 and are left alone", async () => {
+    const mine = await ask('my private question');
+    const other = /anon_id=([^;]+)/.exec((await h.app.request('/chat/bootstrap-anon')).headers.get('set-cookie')!)![1]!;
+    const as = (id: string, init: RequestInit = {}) => ({ ...init, headers: { ...(init.headers as object), 'x-anon-id': id } });
+    const session = `/chat/session/${mine.session_id}`;
+    const rename = { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'stolen' }) };
+
+    expect((await h.app.request(session, as(other))).status).toBe(404);
+    expect((await h.app.request(session, as(other, rename))).status).toBe(404);
+    expect((await h.app.request(session, as(other, { method: 'DELETE' }))).status).toBe(404);
+    expect((await h.app.request(`/chat/job/${mine.job_id}`, as(other))).status).toBe(404);
+    expect((await h.app.request(`/chat/job/${mine.job_id}/stream`, as(other))).status).toBe(404);
+
+    // Posting into it starts the poster's own session: the owner's history is not sent anywhere.
+    const theirs = await h.submit('and what did I ask before?', { session_id: mine.session_id, headers: { 'x-anon-id': other } });
+    expect(theirs.session_id).not.toBe(mine.session_id);
+    // Nor can a caller without the header continue a session that has an owner.
+    expect((await h.submit('me too', { session_id: mine.session_id })).session_id).not.toBe(mine.session_id);
+
+    // The owner still has everything, unchanged.
+    const own = (await (await h.app.request(session, as(anon))).json()) as any;
+    expect(own.name).toBe('my private question');
+    expect(own.messages.map((m: { content: string }) => m.content)[0]).toBe('my private question');
+    expect((await h.app.request(`/chat/job/${mine.job_id}`, as(anon))).status).toBe(200);
+    expect((await list()).body.sessions).toContain(mine.session_id);
+    // Without the header, the UUID is the capability the contract's clients rely on.
+    expect((await h.app.request(session)).status).toBe(200);
+  });
+});

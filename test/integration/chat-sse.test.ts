@@ -42,6 +42,16 @@ describe('GET /chat/job/{id}/stream', () => {
     expect(frames.map((f) => f.event)).toEqual(['routing_done', 'job_done']);
   });
 
+  it('closes at once when resumed at or after the final event of a finished job', async () => {
+    const sub = await h.submit('Ada, done?');
+    await h.waitJob(sub.job_id);
+    for (const id of ['3', '7']) {
+      const res = await h.stream(sub.job_id, { 'last-event-id': id }, 2_000);
+      // Closed right after opening: not even one ping (every 200 ms here) was sent.
+      expect(res.frames.map((f) => f.event ?? `:${f.comment}`)).toEqual([':stream open']);
+    }
+  });
+
   it('streams live events of a running job with pings in between', async () => {
     h.llm.script({ ...routerReply('lookup', 0.9), latencyMs: 450 });
     const sub = await h.submit('Ada, slowly?');
