@@ -30,6 +30,12 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.use(async (c, next) => {
     const started = performance.now();
     await next();
+    // Browsers must not guess a type: a JSON or problem body is never run as a script or page.
+    try {
+      c.res.headers.set('x-content-type-options', 'nosniff');
+    } catch {
+      // Immutable headers (a passed-through fetch response): left as they are.
+    }
     log.info('request', {
       requestId: c.get('requestId'),
       method: c.req.method,
@@ -38,8 +44,6 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
       ms: Math.round((performance.now() - started) * 10) / 10,
     });
   });
-  // All origins are allowed (contract); echoing the origin instead of `*` lets credentialed
-  // requests (the UI's cookie) through as well.
   // A known path with another method: 405 with `Allow` (RFC 9110) instead of Hono's 404.
   app.use(
     methodNotAllowed({
@@ -51,6 +55,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
       },
     }),
   );
+  // All origins are allowed (contract); echoing the origin instead of `*` lets credentialed
+  // requests (the UI's cookie) through as well.
   app.use(
     cors({
       origin: (origin) => origin || '*',

@@ -124,6 +124,8 @@ const EnvSchema = z.object({
   MCP_SESSION_IDLE_MS: z.coerce.number().int().min(1_000).default(3_600_000),
   /** MCP sessions kept at most; a new one beyond this closes the least recently used. */
   MCP_MAX_SESSIONS: z.coerce.number().int().min(1).max(100_000).default(1_000),
+  /** MCP sessions kept at most per client address; a new one beyond this closes that client's least recently used. */
+  MCP_MAX_SESSIONS_PER_CLIENT: z.coerce.number().int().min(1).max(100_000).default(100),
 });
 
 type Env = z.infer<typeof EnvSchema>;

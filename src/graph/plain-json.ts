@@ -12,9 +12,11 @@ export interface PlainJsonOptions {
   maxVectorLength?: number;
   /** Strings longer than this are cut, with a note of how much was cut (default 2,000). */
   maxStringLength?: number;
+  /** Called for each string cut, so a caller can report its result as truncated. */
+  onCut?: () => void;
 }
 
-const DEFAULTS: Required<PlainJsonOptions> = { maxVectorLength: 64, maxStringLength: 2_000 };
+const DEFAULTS: Required<PlainJsonOptions> = { maxVectorLength: 64, maxStringLength: 2_000, onCut: () => {} };
 
 /** A JSON value. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -38,6 +40,7 @@ function convert(value: unknown, o: Required<PlainJsonOptions>): Json {
   if (typeof value === 'bigint') return Number(value);
   if (typeof value === 'string') {
     if (value.length <= o.maxStringLength) return value;
+    o.onCut();
     return `${value.slice(0, o.maxStringLength)}… [${value.length - o.maxStringLength} more characters]`;
   }
   if (neo4j.isInt(value)) return value.inSafeRange() ? value.toNumber() : value.toString();

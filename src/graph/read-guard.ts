@@ -94,6 +94,20 @@ function deniedName(name: string): string | undefined {
   return DENIED_PROCEDURES.find((p) => lower.startsWith(p) || lower === p.replace(/\.$/, ''));
 }
 
+/** Deepest nesting of (), [] and {} a query may have. */
+export const MAX_NESTING = 64;
+
+/** The deepest nesting of brackets in `code` (strings and comments already blanked). */
+function nestingDepth(code: string): number {
+  let depth = 0;
+  let max = 0;
+  for (const ch of code) {
+    if (ch === '(' || ch === '[' || ch === '{') max = Math.max(max, ++depth);
+    else if (ch === ')' || ch === ']' || ch === '}') depth = Math.max(0, depth - 1);
+  }
+  return max;
+}
+
 /**
  * Refuses a query by its text (before it reaches the database).
  * @throws QueryRefusedError naming the rule.
@@ -104,6 +118,10 @@ export function checkQueryText(cypher: string): void {
     throw new QueryRefusedError('send the query without EXPLAIN/PROFILE; it is planned and checked for you');
   }
   const text = codeOf(cypher);
+  const depth = nestingDepth(text);
+  // Neo4j's parser takes minutes to fail on a 50,000-deep expression, and no query a person or
+  // a model writes nests anywhere near this deep.
+  if (depth > MAX_NESTING) throw new QueryRefusedError(`refused: brackets nest ${depth} deep; at most ${MAX_NESTING} are allowed`);
   for (const [re, why] of TEXT_RULES) if (re.test(text)) throw new QueryRefusedError(`refused: ${why}`);
   for (const m of text.matchAll(/\b([A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)+)\s*\(/g)) {
     const hit = deniedName(m[1]!);

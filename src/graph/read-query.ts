@@ -97,20 +97,23 @@ function unprefix(message: string): string {
     .replace(new RegExp(`\\n {${EXPLAIN.length}}( *\\^)`), '\n$1');
 }
 
-/** Keeps whole rows while their JSON fits in `maxChars`; at least one row, cut if it alone is too long. */
-function fitChars(rows: Record<string, Json>[], maxChars: number): Record<string, Json>[] {
+/**
+ * Keeps whole rows while their JSON fits in `maxChars`; at least one row, cut if it alone is
+ * too long (`rowCut`).
+ */
+function fitChars(rows: Record<string, Json>[], maxChars: number): { kept: Record<string, Json>[]; rowCut: boolean } {
   let used = 2;
   const kept: Record<string, Json>[] = [];
   for (const row of rows) {
     const size = JSON.stringify(row).length + 1;
     if (used + size > maxChars) {
-      if (kept.length === 0) kept.push({ _row: `${JSON.stringify(row).slice(0, maxChars - 40)}… [row cut]` });
-      break;
+      if (kept.length > 0) break;
+      return { kept: [{ _row: `${JSON.stringify(row).slice(0, maxChars - 40)}… [row cut]` }], rowCut: true };
     }
     used += size;
     kept.push(row);
   }
-  return kept;
+  return { kept, rowCut: false };
 }
 
 /**
@@ -143,11 +146,13 @@ export async function runReadQuery(
         const rows: Record<string, Json>[] = [];
         let total = 0;
         let exact = true;
+        let valuesCut = 0;
+        const onCut = () => valuesCut++;
         for await (const record of result) {
           total++;
           if (rows.length < limits.maxRows) {
             const row: Record<string, Json> = {};
-            for (const key of columns) row[key] = toPlainJson(record.get(key));
+            for (const key of columns) row[key] = toPlainJson(record.get(key), { onCut });
             rows.push(row);
           } else if (total > countLimit) {
             exact = false;
@@ -155,18 +160,22 @@ export async function runReadQuery(
             break; // cancels the rest of the stream
           }
         }
-        const kept = fitChars(rows, limits.maxChars);
-        const truncated = kept.length < total || !exact;
+        const { kept, rowCut } = fitChars(rows, limits.maxChars);
+        const rowsLeftOut = kept.length < total || !exact;
         const of = exact ? `${total}` : `more than ${countLimit}`;
-        const why = kept.length < rows.length ? `the ${limits.maxChars}-character cap` : `the ${limits.maxRows}-row cap`;
+        const why = kept.length < rows.length || rowCut ? `the ${limits.maxChars}-character cap` : `the ${limits.maxRows}-row cap`;
+        const notes = [
+          ...(rowsLeftOut || rowCut ? [`showing ${kept.length} of ${of} rows${rowCut ? ', cut' : ''} (${why})`] : []),
+          ...(valuesCut ? [`${valuesCut} long string value${valuesCut > 1 ? 's' : ''} cut (see "more characters")`] : []),
+        ];
         return {
           columns,
           rows: kept,
           totalRows: total,
           totalIsExact: exact,
-          truncated,
-          ...(truncated
-            ? { note: `showing ${kept.length} of ${of} rows (${why}); aggregate or add LIMIT/ORDER BY to see what matters` }
+          truncated: notes.length > 0,
+          ...(notes.length
+            ? { note: `${notes.join('; ')}; aggregate, project fewer properties or add LIMIT/ORDER BY to see what matters` }
             : {}),
         };
       }, txConfig);

@@ -18,6 +18,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { readRequestBody, requestBodyTooLargeMessage } from '@modelcontextprotocol/sdk/server/requestBody.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { clientAddressOf } from '../lib/client-address.js';
 import { createMcpSessionStore } from './sessions.js';
 import { registerGraphTools, type McpToolDeps } from './tools.js';
 
@@ -52,6 +53,7 @@ export function createMcpHandler(deps: McpHttpDeps): McpHttpHandler {
   const sessions = createMcpSessionStore({
     idleMs: config.MCP_SESSION_IDLE_MS,
     maxSessions: config.MCP_MAX_SESSIONS,
+    maxPerClient: config.MCP_MAX_SESSIONS_PER_CLIENT,
     onExpire: (id, reason) => log.info('mcp session closed', { session: id, reason }),
   });
 
@@ -67,7 +69,7 @@ export function createMcpHandler(deps: McpHttpDeps): McpHttpHandler {
       sessionIdGenerator: () => crypto.randomUUID(),
       maxRequestBodySize,
       onsessioninitialized: (id) => {
-        sessions.add(id, { server, transport });
+        sessions.add(id, { server, transport }, clientAddressOf(req));
         log.info('mcp session opened', { session: id, sessions: sessions.size });
       },
       onsessionclosed: (id) => {

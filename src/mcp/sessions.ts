@@ -1,8 +1,10 @@
 /**
  * Live MCP sessions, in memory: a session id maps to its own MCP server and transport. Memory
- * is bounded twice: a session unused for `idleMs` is closed, and at `maxSessions` a new session
- * closes the least recently used one. Its client then gets 404 "Session not found", which the
- * MCP specification tells clients to answer by initializing again.
+ * is bounded three times: a session unused for `idleMs` is closed; a client address at
+ * `maxPerClient` sessions closes its own least recently used one (so one caller opening
+ * thousands cannot push everyone else's out); and at `maxSessions` a new session closes the
+ * least recently used one. Its client then gets 404 "Session not found", which the MCP
+ * specification tells clients to answer by initializing again.
  *
  * Expiry is checked on every request and by a sweep timer that exists only while sessions do
  * (and is unref'd where the runtime allows), so an idle app holds no timer.
@@ -22,6 +24,8 @@ export interface McpSessionStoreOptions {
   idleMs: number;
   /** Sessions kept at most (config `MCP_MAX_SESSIONS`). */
   maxSessions: number;
+  /** Sessions kept at most per client address (config `MCP_MAX_SESSIONS_PER_CLIENT`). */
+  maxPerClient: number;
   /** Clock in ms; tests pass their own. */
   now?: () => number;
   /** Called with the reason when the store closes a session (idle or evicted). */
@@ -32,8 +36,11 @@ export interface McpSessionStoreOptions {
 export interface McpSessionStore {
   /** The live session of that id (marking it used), or undefined when unknown or expired. */
   get(id: string): McpSession | undefined;
-  /** Adds a session, first closing the least recently used one when the store is full. */
-  add(id: string, session: McpSession): void;
+  /**
+   * Adds a session of `client` (its address), first closing that client's least recently used
+   * one when it is at its cap, else the least recently used of all when the store is full.
+   */
+  add(id: string, session: McpSession, client: string): void;
   /** Forgets a session that closed itself (DELETE, transport closed). */
   remove(id: string): void;
   /** Closes every idle session now. */
@@ -46,6 +53,7 @@ export interface McpSessionStore {
 
 interface Entry extends McpSession {
   lastUsed: number;
+  client: string;
 }
 
 /** Builds an empty store. */
@@ -53,10 +61,20 @@ export function createMcpSessionStore(opts: McpSessionStoreOptions): McpSessionS
   const now = opts.now ?? Date.now;
   // A Map iterates in insertion order; re-inserting on use keeps the least recently used first.
   const sessions = new Map<string, Entry>();
+  const perClient = new Map<string, number>();
   let timer: ReturnType<typeof setInterval> | undefined;
 
-  const close = (id: string, entry: Entry, reason: 'idle' | 'evicted') => {
+  const forget = (id: string) => {
+    const entry = sessions.get(id);
+    if (!entry) return;
     sessions.delete(id);
+    const n = (perClient.get(entry.client) ?? 1) - 1;
+    if (n > 0) perClient.set(entry.client, n);
+    else perClient.delete(entry.client);
+  };
+
+  const close = (id: string, entry: Entry, reason: 'idle' | 'evicted') => {
+    forget(id);
     opts.onExpire?.(id, reason);
     // Closing the server closes its transport: open SSE streams end, pending requests are dropped.
     void entry.server.close().catch(() => {});
@@ -88,13 +106,18 @@ export function createMcpSessionStore(opts: McpSessionStoreOptions): McpSessionS
       sessions.set(id, entry);
       return entry;
     },
-    add(id, session) {
+    add(id, session, client) {
       sweep();
+      for (const [oldId, entry] of sessions) {
+        if ((perClient.get(client) ?? 0) < opts.maxPerClient) break;
+        if (entry.client === client) close(oldId, entry, 'evicted');
+      }
       for (const [oldId, entry] of sessions) {
         if (sessions.size < opts.maxSessions) break;
         close(oldId, entry, 'evicted');
       }
-      sessions.set(id, { ...session, lastUsed: now() });
+      sessions.set(id, { ...session, lastUsed: now(), client });
+      perClient.set(client, (perClient.get(client) ?? 0) + 1);
       if (timer === undefined) {
         timer = setInterval(sweep, Math.max(1_000, Math.min(opts.idleMs, 60_000)));
         // Node and Bun: the sweep alone must not keep a process (or a test run) alive.
@@ -102,7 +125,7 @@ export function createMcpSessionStore(opts: McpSessionStoreOptions): McpSessionS
       }
     },
     remove(id) {
-      sessions.delete(id);
+      forget(id);
       stopTimerWhenEmpty();
     },
     sweep,
@@ -112,6 +135,7 @@ export function createMcpSessionStore(opts: McpSessionStoreOptions): McpSessionS
     async closeAll() {
       const all = [...sessions.values()];
       sessions.clear();
+      perClient.clear();
       stopTimerWhenEmpty();
       await Promise.allSettled(all.map((e) => e.server.close()));
     },

@@ -43,6 +43,37 @@ export function mcpRoutes(deps: AppDeps) {
       202: { description: 'Notification or response accepted' },
       400: { description: 'JSON-RPC error: parse error, invalid message, missing session id' },
       404: { description: 'JSON-RPC error: the session ended or expired; initialize again' },
+      406: { description: 'JSON-RPC error: `Accept` must list both application/json and text/event-stream' },
+      413: { description: 'JSON-RPC error: the body is larger than MAX_BODY_BYTES' },
+      415: { description: 'JSON-RPC error: the body must be application/json' },
+    },
+  });
+  const SESSION_HEADER = z.object({ 'mcp-session-id': z.string().openapi({ description: 'The id `initialize` returned' }) });
+  router.openAPIRegistry.registerPath({
+    method: 'get',
+    path: '/mcp',
+    tags: ['mcp'],
+    summary: "An MCP session's server-to-client event stream",
+    description: 'Send `Accept: text/event-stream` and the session id; one stream per session.',
+    request: { headers: SESSION_HEADER },
+    responses: {
+      200: { description: 'Server-Sent Events carrying JSON-RPC messages', content: { 'text/event-stream': { schema: z.string() } } },
+      404: { description: 'JSON-RPC error: the session ended or expired; initialize again' },
+      405: { description: 'JSON-RPC error: no Mcp-Session-Id (there is no stream outside a session)' },
+      406: { description: 'JSON-RPC error: `Accept` must list text/event-stream' },
+      409: { description: 'JSON-RPC error: the session already has an open stream' },
+    },
+  });
+  router.openAPIRegistry.registerPath({
+    method: 'delete',
+    path: '/mcp',
+    tags: ['mcp'],
+    summary: 'Ends an MCP session',
+    request: { headers: SESSION_HEADER },
+    responses: {
+      200: { description: 'The session is closed' },
+      400: { description: 'JSON-RPC error: Mcp-Session-Id header is required' },
+      404: { description: 'JSON-RPC error: the session ended or expired' },
     },
   });
   const handle = async (req: Request) => {

@@ -1,11 +1,14 @@
 /** Bun entry: `bun dist/bun.js`. Listens with `Bun.serve`; SIGTERM/SIGINT stop it. */
 import { describeStartError } from '../config.js';
+import { setClientAddress } from '../lib/client-address.js';
 import { startService, type Serve } from '../server.js';
 
 declare const Bun: {
-  serve(o: { fetch: (r: Request) => Response | Promise<Response>; port: number; idleTimeout?: number }): {
-    stop(force?: boolean): Promise<void>;
-  };
+  serve(o: {
+    fetch: (r: Request, server: { requestIP(r: Request): { address: string } | null }) => Response | Promise<Response>;
+    port: number;
+    idleTimeout?: number;
+  }): { stop(force?: boolean): Promise<void> };
   file(path: URL): { exists(): Promise<boolean>; bytes(): Promise<Uint8Array> };
   env: Record<string, string | undefined>;
 };
@@ -15,7 +18,14 @@ const PUBLIC = new URL('./public/', import.meta.url);
 
 // idleTimeout 0: SSE streams stay open between heartbeats.
 const bunServe: Serve = async (fetch, port) => {
-  const server = Bun.serve({ fetch, port, idleTimeout: 0 });
+  const server = Bun.serve({
+    fetch: (req, srv) => {
+      setClientAddress(req, srv.requestIP(req)?.address);
+      return fetch(req);
+    },
+    port,
+    idleTimeout: 0,
+  });
   return { close: () => server.stop() };
 };
 

@@ -1,11 +1,12 @@
 /** Deno entry: `deno run -A dist/deno.js`. Listens with `Deno.serve`; SIGTERM/SIGINT stop it. */
 import { describeStartError } from '../config.js';
+import { setClientAddress } from '../lib/client-address.js';
 import { startService, type Serve } from '../server.js';
 
 declare const Deno: {
   serve(
     o: { port: number; onListen?: () => void },
-    fetch: (r: Request) => Response | Promise<Response>,
+    fetch: (r: Request, info: { remoteAddr: { hostname?: string } }) => Response | Promise<Response>,
   ): { shutdown(): Promise<void>; finished: Promise<void> };
   readFile(path: URL): Promise<Uint8Array>;
   env: { toObject(): Record<string, string> };
@@ -17,7 +18,10 @@ const PUBLIC = new URL('./public/', import.meta.url);
 
 const denoServe: Serve = (fetch, port) =>
   new Promise((resolve) => {
-    const server = Deno.serve({ port, onListen: () => resolve({ close: () => server.shutdown() }) }, fetch);
+    const server = Deno.serve({ port, onListen: () => resolve({ close: () => server.shutdown() }) }, (req, info) => {
+      setClientAddress(req, info.remoteAddr.hostname);
+      return fetch(req);
+    });
   });
 
 try {

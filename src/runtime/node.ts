@@ -3,6 +3,7 @@ import { serve } from '@hono/node-server';
 import { readFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { describeStartError } from '../config.js';
+import { setClientAddress } from '../lib/client-address.js';
 import { startService, type Serve } from '../server.js';
 
 const PUBLIC = new URL('./public/', import.meta.url);
@@ -12,17 +13,25 @@ const CLOSE_GRACE_MS = 2_000;
 
 const nodeServe: Serve = (fetch, port) =>
   new Promise((resolve) => {
-    const server = serve({ fetch, port }, () =>
-      resolve({
-        close: () =>
-          new Promise<void>((done) => {
-            const http = server as Server;
-            http.close(() => done());
-            // Without this, idle keep-alive connections hold shutdown for their 5 s timeout.
-            http.closeIdleConnections();
-            setTimeout(() => http.closeAllConnections(), CLOSE_GRACE_MS).unref();
-          }),
-      }),
+    const server = serve(
+      {
+        fetch: (req, env: { incoming?: { socket?: { remoteAddress?: string } } }) => {
+          setClientAddress(req, env.incoming?.socket?.remoteAddress);
+          return fetch(req);
+        },
+        port,
+      },
+      () =>
+        resolve({
+          close: () =>
+            new Promise<void>((done) => {
+              const http = server as Server;
+              http.close(() => done());
+              // Without this, idle keep-alive connections hold shutdown for their 5 s timeout.
+              http.closeIdleConnections();
+              setTimeout(() => http.closeAllConnections(), CLOSE_GRACE_MS).unref();
+            }),
+        }),
     );
   });
 

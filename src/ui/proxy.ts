@@ -6,6 +6,7 @@
  * in-process API, so this never becomes an open proxy.
  */
 import { AppError, problemResponse } from '../errors.js';
+import { clientAddressOf, setClientAddress } from '../lib/client-address.js';
 
 /** The API as a fetch handler (the API app's `fetch`). */
 export type ApiFetch = (req: Request) => Response | Promise<Response>;
@@ -98,7 +99,7 @@ export function toApiRequest(req: Request, path: string): Request {
     if (anon) target.searchParams.set('anon_id', anon);
   }
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-  return new Request(target, {
+  const forwarded = new Request(target, {
     method: req.method,
     headers,
     body: hasBody ? req.body : undefined,
@@ -106,6 +107,8 @@ export function toApiRequest(req: Request, path: string): Request {
     // Node's fetch needs this for a streamed request body.
     ...(hasBody ? { duplex: 'half' } : {}),
   } as RequestInit);
+  setClientAddress(forwarded, clientAddressOf(req));
+  return forwarded;
 }
 
 /** Copies the API response for the browser: same status and body, filtered headers. */

@@ -146,6 +146,17 @@ describe('runReadQuery', () => {
     expect(r.note).toMatch(new RegExp(`^showing ${r.rows.length} of 50 rows \\(the 5000-character cap\\)`));
   });
 
+  it('reports a long string cut to 2,000 characters, and a single row cut to the cap, as truncated', async () => {
+    const long = await run("RETURN reduce(s = '', i IN range(1, 300) | s + 'abcdefghij') AS text");
+    expect(long.rows[0]!.text).toMatch(/… \[1000 more characters\]$/);
+    expect(long).toMatchObject({ totalRows: 1, truncated: true });
+    expect(long.note).toMatch(/^1 long string value cut/);
+
+    const wide = await run("RETURN [x IN range(1, 300) | 'item-' + x] AS xs", {}, { maxChars: 1_000 });
+    expect(wide).toMatchObject({ totalRows: 1, truncated: true });
+    expect(wide.note).toMatch(/^showing 1 of 1 rows, cut \(the 1000-character cap\)/);
+  });
+
   it('names an unknown graph', async () => {
     const err = await failure(runReadQuery(deps.graph, `nope${tag}`, 'RETURN 1', {}, limits));
     expect(err.kind).toBe('unknown-graph');

@@ -66,6 +66,29 @@ describe('documentation', () => {
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/health', '/config', '/query']));
   });
 
+  it('documents every method of /mcp with the statuses it really answers', async () => {
+    const doc = (await (await app.request('/openapi.json')).json()) as { paths: Record<string, Record<string, { responses: object }>> };
+    const mcp = doc.paths['/mcp']!;
+    expect(Object.keys(mcp).sort()).toEqual(['delete', 'get', 'post']);
+    const init = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    };
+    const wrongAccept = await app.request('/mcp', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/html' },
+      body: JSON.stringify(init),
+    });
+    expect(wrongAccept.status).toBe(406);
+    expect(Object.keys(mcp.post!.responses)).toContain('406');
+    const noSession = await app.request('/mcp', { method: 'GET', headers: { accept: 'text/event-stream' } });
+    expect(Object.keys(mcp.get!.responses)).toContain(String(noSession.status));
+    const deleteNoSession = await app.request('/mcp', { method: 'DELETE' });
+    expect(Object.keys(mcp.delete!.responses)).toContain(String(deleteNoSession.status));
+  });
+
   it('serves a docs page whose scripts and styles are local', async () => {
     const page = await app.request('/docs');
     expect(page.status).toBe(200);
@@ -85,6 +108,12 @@ describe('error paths', () => {
     const res = await app.request('/no/such/route');
     expect(res.status).toBe(404);
     expect(await problemOf(res)).toMatchObject({ status: 404, title: 'Not Found' });
+  });
+
+  it('tells browsers not to sniff types, on answers, errors and docs alike', async () => {
+    for (const path of ['/health', '/no/such/route', '/openapi.json', '/docs']) {
+      expect((await app.request(path)).headers.get('x-content-type-options'), path).toBe('nosniff');
+    }
   });
 
   it('answers malformed JSON with 400', async () => {

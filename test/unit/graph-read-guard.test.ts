@@ -7,6 +7,15 @@ const plan = (operatorType: string, details = '', children: Plan[] = []): Plan =
   ({ operatorType, identifiers: [], arguments: { Details: details }, children }) as unknown as Plan;
 
 describe('checkQueryText', () => {
+  it('refuses deep nesting at once, counting brackets outside strings only', () => {
+    const deep = `RETURN ${'('.repeat(50_000)}1${')'.repeat(50_000)} AS x`;
+    const started = performance.now();
+    expect(() => checkQueryText(deep)).toThrow(/nest 50000 deep; at most 64/);
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(() => checkQueryText(`RETURN ${'['.repeat(64)}1${']'.repeat(64)} AS x`)).not.toThrow();
+    expect(() => checkQueryText(`RETURN '${'('.repeat(500)}' AS x`)).not.toThrow();
+  });
+
   it.each([
     ['LOAD CSV FROM "file:///etc/passwd" AS l RETURN l', /LOAD CSV/],
     ['load   csv with headers from $url as row return row', /LOAD CSV/],
