@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Real Neo4j 5.26 LTS Community (embedded, with Bolt) for local dev — no Docker, no tarball.
 # Usage: scripts/neo4j.sh start|stop|status|restart
-# Env:   NEO4J_BOLT_PORT (1234), NEO4J_HEAP (2g), NEO4J_PAGECACHE (512m), NEO4J_JAVA_OPTS (extra JVM flags)
+# Env:   NEO4J_BOLT_PORT (1234), NEO4J_HEAP (2g), NEO4J_PAGECACHE (512m), NEO4J_JAVA_OPTS (extra JVM flags),
+#        NEO4J_TX_MEMORY (256m per transaction), NEO4J_TX_MEMORY_TOTAL (1g for all transactions)
 # State: .local/neo4j/{lib,data,logs/debug.log,neo4j.log,neo4j.pid}
 set -euo pipefail
 
@@ -78,7 +79,10 @@ start() {
     [[ -f "$LOG" ]] && mv -f "$LOG" "$LOG.prev" # keep the previous run's output for post-mortems
     # Flags the official neo4j launcher also sets: -Xms silences the JvmChecker warning, the
     # add-opens let the page cache / native IO use the fast paths instead of fallbacks.
+    # ExitOnOutOfMemoryError: a heap exhausted by an untracked allocation used to leave the
+    # server wedged (every call failing, SIGTERM ignored); exiting lets `start` bring it back.
     local opts=(-Xms512m "-Xmx${NEO4J_HEAP:-2g}" -XX:+UseG1GC -XX:-OmitStackTraceInFastThrow
+      -XX:+ExitOnOutOfMemoryError
       --add-opens=java.base/java.nio=ALL-UNNAMED --add-opens=java.base/java.io=ALL-UNNAMED
       --add-opens=java.base/sun.nio.ch=ALL-UNNAMED -Dio.netty.tryReflectionSetAccessible=true
       -Dlog4j2.disable.jmx=true)

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Our own Redis instance for local dev (not the distro service), data in .local/redis.
-# Usage: scripts/redis.sh start|stop|status      Env: REDIS_PORT (6379)
+# Usage: scripts/redis.sh start|stop|status      Env: REDIS_PORT (6379), REDIS_DIR (.local/redis; one per instance)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)" # works from any cwd
-DIR="$ROOT/.local/redis"
+DIR="${REDIS_DIR:-$ROOT/.local/redis}"
 PORT="${REDIS_PORT:-6379}"
 PID_FILE="$DIR/redis.pid"
 LOG="$DIR/redis.log"

@@ -40,6 +40,10 @@ public class Launcher {
                 .setConfig(GraphDatabaseSettings.auth_enabled, false)
                 // Default would be ~50% of free RAM minus heap; keep it predictable.
                 .setConfig(GraphDatabaseSettings.pagecache_memory, pageCache)
+                // Bound what one query may allocate (tracked: collect, sort, aggregation, tx state),
+                // so a heavy query fails with MemoryPoolOutOfMemoryError instead of exhausting the heap.
+                .setConfig(GraphDatabaseSettings.memory_transaction_max_size, ByteUnit.parse(env("NEO4J_TX_MEMORY", "256m")))
+                .setConfig(GraphDatabaseSettings.memory_transaction_global_max_size, ByteUnit.parse(env("NEO4J_TX_MEMORY_TOTAL", "1g")))
                 // No usage-data phone-home (machines here are often offline anyway).
                 .setConfig(GraphDatabaseSettings.udc_enabled, false)
                 // Internal setting (default 5 s, applied twice): Netty's quiet period made every

@@ -8,7 +8,8 @@ import type { Config } from '../config.js';
 import { AppError, DomainError, dependencyName, isDependencyDown } from '../errors.js';
 import type { Logger } from '../lib/log.js';
 import type { LlmClients } from '../llm/clients.js';
-import type { JobRecord, JobStore } from '../store/jobs.js';
+import type { JobOutcome, JobRecord, JobStore } from '../store/jobs.js';
+import { sleep } from '../lib/timeout.js';
 import type { RateLimiter } from '../store/rate-limit.js';
 import { classify } from './router.js';
 import type { ChatResponse, JobEvent, Message, TokenUsage } from '../contract/chat.js';
@@ -73,6 +74,7 @@ export async function runJob(
     if (job.user_id) await limiter.recordTokens(job.user_id, usage.input_tokens + usage.output_tokens);
   };
 
+  let outcome: JobOutcome;
   try {
     const routerTarget = deps.llm.resolve('router', { provider: job.llm.router_provider, model: job.llm.router_model });
     const agentTarget = deps.llm.resolve('agent', { provider: job.llm.provider, model: job.llm.agent_model });
@@ -105,33 +107,52 @@ export async function runJob(
       sources: out.sources,
       token_usage: addUsage(decision.token_usage, out.token_usage),
     };
-    await jobs.finish(
-      job,
-      {
-        status: 'done',
-        result,
-        user: { role: 'user', content: job.message, route: null, confidence: null, events: [] },
-        // The final event is kept with the message too, so its sources survive a reload.
-        assistant: {
-          role: 'assistant',
-          content: out.answer,
-          route: decision.route,
-          confidence: decision.confidence,
-          events: [...events, { type: 'job_done', data: { ...result } }],
-        },
+    outcome = {
+      status: 'done',
+      result,
+      user: { role: 'user', content: job.message, route: null, confidence: null, events: [] },
+      // The final event is kept with the message too, so its sources survive a reload.
+      assistant: {
+        role: 'assistant',
+        content: out.answer,
+        route: decision.route,
+        confidence: decision.confidence,
+        events: [...events, { type: 'job_done', data: { ...result } }],
       },
-      workerId,
-    );
-    log.debug('job done', { route: decision.route });
+    };
+    log.debug('job answered', { route: decision.route });
   } catch (err) {
     // Past the shutdown grace period: leave the job on the processing list to be requeued.
     if (signal.aborted) return;
     const error = describeJobError(err);
     log.warn('job failed', { error, cause: err });
+    outcome = { status: 'error', error };
+  }
+  await finishDurably(() => jobs.finish(job, outcome, workerId), signal, log);
+}
+
+/** How long a finished job's record is retried while the key-value store is down. */
+export const FINISH_RETRY_MS = 120_000;
+
+/**
+ * Writes the outcome, retrying while the key-value store is unreachable (a Redis restart or
+ * failover): an accepted job must end `done` or `error`, never stay `running`. A job still not
+ * written when this gives up stays on the worker's processing list, where the worker's own
+ * sweep (src/chat/worker.ts) puts it back on the queue once the store answers.
+ */
+async function finishDurably(write: () => Promise<unknown>, signal: AbortSignal, log: Logger): Promise<void> {
+  const deadline = Date.now() + FINISH_RETRY_MS;
+  for (let delay = 200; ; delay = Math.min(delay * 2, 2_000)) {
     try {
-      await jobs.finish(job, { status: 'error', error }, workerId);
-    } catch (finishErr) {
-      log.error('could not record a job failure', { error: finishErr });
+      await write();
+      return;
+    } catch (err) {
+      if (signal.aborted || Date.now() + delay > deadline) {
+        log.error('could not record the end of a job; it stays on the processing list', { error: err });
+        return;
+      }
+      log.warn('recording the end of a job failed; retrying', { error: err, retryInMs: delay });
+      await sleep(delay);
     }
   }
 }

@@ -53,6 +53,8 @@ export function createChatWorker(opts: ChatWorkerOptions): ChatWorker {
   const log = opts.log.child({ worker: id });
   const runner: JobRunnerDeps = { config, log, llm: opts.llm, jobs, limiter: opts.limiter, handlers: opts.handlers };
   const controllers = new Set<AbortController>();
+  /** IDs of the jobs this worker is running now. */
+  const running = new Set<string>();
   let aborting = false;
   const active = new Set<Promise<void>>();
   let heartbeat: ReturnType<typeof setInterval> | undefined;
@@ -82,14 +84,43 @@ export function createChatWorker(opts: ChatWorkerOptions): ChatWorker {
     }
   };
 
+  /**
+   * Jobs on this worker's own processing list that it is not running: their end could not be
+   * written while the key-value store was down (run-job.ts gives up after a while). Seen on two
+   * sweeps in a row (not a job moved there an instant ago), they go back on the queue.
+   */
+  let suspects = new Set<string>();
+  const recoverOwn = async () => {
+    const orphans = (await queue.processing(id)).filter((jobId) => !running.has(jobId));
+    const confirmed = orphans.filter((jobId) => suspects.has(jobId));
+    suspects = new Set(orphans.filter((jobId) => !confirmed.includes(jobId)));
+    for (const jobId of confirmed) {
+      const outcome = await queue.requeue(jobId, id, MAX_ATTEMPTS);
+      if (outcome === 'exhausted') {
+        const job = await jobs.get(jobId);
+        if (job) await jobs.finish(job, { status: 'error', error: WORKER_LOST }, id);
+      }
+      log.warn('requeued a job whose end was not recorded', { jobId, outcome });
+    }
+  };
+
   const tick = () => {
     queue
       .heartbeat(id, config.WORKER_LEASE_MS)
       .then(recoverDead)
+      .then(recoverOwn)
       .catch((err) => log.warn('worker heartbeat failed', { error: err }));
   };
 
   const runOne = async (jobId: string) => {
+    running.add(jobId);
+    try {
+      await runTaken(jobId);
+    } finally {
+      running.delete(jobId);
+    }
+  };
+  const runTaken = async (jobId: string) => {
     const taken = await jobs.take(jobId, ROUTING_STARTED);
     if (!taken) {
       // Expired while queued, or already finished by a recovering worker.

@@ -11,7 +11,8 @@ import type { Config } from '../config.js';
 import { isDependencyDown } from '../errors.js';
 import type { GraphStore } from './driver.js';
 import { toPlainJson, type Json } from './plain-json.js';
-import { checkPlan, checkQueryText, QueryRefusedError } from './read-guard.js';
+import { checkRanges } from './read-cost.js';
+import { checkPlan, checkQueryText, codeOf, QueryRefusedError } from './read-guard.js';
 
 /** Bounds of one query. */
 export interface ReadQueryLimits {
@@ -131,6 +132,7 @@ export async function runReadQuery(
   const countLimit = Math.max(limits.countLimit ?? 10_000, limits.maxRows);
   try {
     checkQueryText(cypher);
+    checkRanges(codeOf(cypher), params);
     if (!(await graph.hasGraph(database))) {
       throw new ReadQueryError(`graph "${database}" does not exist on this server`, 'unknown-graph');
     }

@@ -122,6 +122,25 @@ describe('runReadQuery', () => {
     expect(Date.now() - started).toBeLessThan(8_000);
   });
 
+  it('refuses what Neo4j could not stop, and the database stays idle and answering', async () => {
+    const corpus = [
+      "RETURN reduce(s = '', i IN range(1, 3000000) | s + 'x') AS big",
+      'RETURN size([x IN range(1, 30000000) | toString(x)]) AS n',
+      'RETURN [x IN range(1, 10000) | [y IN range(1, 10000) | x * y]] AS grid',
+      `RETURN ${'('.repeat(50_000)}1${')'.repeat(50_000)} AS deep`,
+    ];
+    for (const q of corpus) {
+      const started = Date.now();
+      expect((await failure(run(q, {}, { timeoutMs: 1_000 }))).kind).toBe('refused');
+      expect(Date.now() - started).toBeLessThan(1_000);
+    }
+    // Row-making work is stopped by the timeout; afterwards the server answers at once.
+    await failure(run('MATCH (a), (b), (c) RETURN count(*)', {}, { timeoutMs: 1_000 })).catch(() => {});
+    const started = Date.now();
+    expect((await run('RETURN 1 AS ok')).rows).toEqual([{ ok: 1 }]);
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
   it('caps rows and says how many were shown of how many', async () => {
     const exact = await run('UNWIND range(1, 250) AS x RETURN x');
     expect(exact.rows).toHaveLength(100);

@@ -1,0 +1,80 @@
+/**
+ * Refuses, by its text, work Neo4j cannot stop once it starts. A transaction's timeout and
+ * memory limit are checked between rows and on tracked allocations, but not while one
+ * expression is evaluated: `reduce(s = '', i IN range(1, 3000000) | s + 'x')` kept a core busy
+ * for minutes after its 10 s timeout, and `[x IN range(1, 30000000) | toString(x)]` exhausted
+ * the heap and left the server wedged (measured on Neo4j 5.26). Such
+ * expressions are built from `range()`, so its size is bounded here (except right after
+ * `UNWIND`, which makes rows, not one value): each `range()` whose
+ * bounds are literals or parameters may produce at most {@link MAX_RANGE} values, and all of
+ * them together (they may nest) at most {@link MAX_RANGE_PRODUCT}. A bound computed from data
+ * (`range(0, size(p) - 1)`) is bounded by the graph and allowed.
+ */
+import { QueryRefusedError } from './read-guard.js';
+
+/** Values one `range()` may produce. */
+export const MAX_RANGE = 100_000;
+/** Values all `range()` calls of one query may produce, multiplied (nesting multiplies). */
+export const MAX_RANGE_PRODUCT = 1_000_000;
+
+/** The top-level arguments of the call whose `(` is at `open` in `code`. */
+function callArgs(code: string, open: number): string[] {
+  const args: string[] = [];
+  let depth = 0;
+  let start = open + 1;
+  for (let i = open; i < code.length; i++) {
+    const ch = code[i];
+    if (ch === '(' || ch === '[' || ch === '{') depth++;
+    else if (ch === ')' || ch === ']' || ch === '}') {
+      if (--depth === 0) {
+        args.push(code.slice(start, i).trim());
+        return args;
+      }
+    } else if (ch === ',' && depth === 1) {
+      args.push(code.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  return args;
+}
+
+/** The integer an argument names (a literal or a parameter), or null when computed. */
+function integerOf(arg: string, params: Record<string, unknown>): number | null {
+  if (/^[-+]?\d[\d_]*$/.test(arg)) return Number(arg.replace(/_/g, ''));
+  if (/^0x[0-9a-f]+$/i.test(arg)) return Number.parseInt(arg, 16);
+  const param = /^\$`?([A-Za-z_]\w*)`?$/.exec(arg);
+  if (param) {
+    const v = params[param[1]!];
+    if (typeof v === 'number' && Number.isFinite(v)) return Math.trunc(v);
+    if (typeof v === 'bigint') return Number(v);
+  }
+  return null;
+}
+
+/**
+ * Throws when `range()` calls in `code` (strings and comments blanked) would produce more
+ * values than the bounds allow.
+ * @throws QueryRefusedError naming the call and the bound.
+ */
+export function checkRanges(code: string, params: Record<string, unknown> = {}): void {
+  let product = 1;
+  for (const m of code.matchAll(/\brange\s*\(/gi)) {
+    // `UNWIND range(…)` makes rows, and Neo4j checks the timeout between rows: it stops.
+    if (/\bUNWIND\s*$/i.test(code.slice(Math.max(0, m.index - 20), m.index))) continue;
+    const [from, to, step = '1'] = callArgs(code, m.index + m[0].length - 1);
+    const a = integerOf(from ?? '', params);
+    const b = integerOf(to ?? '', params);
+    const s = integerOf(step, params);
+    if (a === null || b === null || s === null || s === 0) continue;
+    const size = Math.max(0, Math.floor((b - a) / s) + 1);
+    if (size > MAX_RANGE) {
+      throw new QueryRefusedError(
+        `refused: range(${from}, ${to}${step === '1' ? '' : `, ${step}`}) makes ${size} values; at most ${MAX_RANGE} are allowed, because Neo4j cannot stop one expression once it runs`,
+      );
+    }
+    product *= Math.max(1, size);
+    if (product > MAX_RANGE_PRODUCT) {
+      throw new QueryRefusedError(`refused: the query's range() calls make more than ${MAX_RANGE_PRODUCT} values together`);
+    }
+  }
+}
