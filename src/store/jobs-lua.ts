@@ -85,7 +85,7 @@ return publish(KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], ARGV[1], ARGV[2], AR
 
 /**
  * KEYS: job events, job, session hash, messages, pending events, user's session list, the
- * worker's processing list.
+ * worker's processing list, the user hash.
  * ARGV: final event JSON, status, result JSON or error text, user message JSON ('' on error),
  * assistant message JSON, job ttl, session ttl, live channel, job id, session id, has user.
  * Returns the final event's seq, or 0 when the job had already finished.
@@ -114,6 +114,13 @@ if redis.call('EXISTS', KEYS[3]) == 1 then
   redis.call('EXPIRE', KEYS[4], ARGV[7])
   if ARGV[2] == 'done' and ARGV[11] == '1' and not redis.call('LPOS', KEYS[6], ARGV[10]) then
     redis.call('LPUSH', KEYS[6], ARGV[10])
+  end
+end
+-- A user, and its session list, live at least as long as their newest session.
+if ARGV[11] == '1' then
+  for _, k in ipairs({KEYS[6], KEYS[8]}) do
+    local t = redis.call('TTL', k)
+    if t == -1 or (t >= 0 and t < tonumber(ARGV[7])) then redis.call('EXPIRE', k, ARGV[7]) end
   end
 end
 redis.call('LREM', KEYS[7], 1, ARGV[9])

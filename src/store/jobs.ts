@@ -187,6 +187,7 @@ export function createJobStore(kv: KvStore): JobStore {
           ...keys.sessionAll(job.session_id),
           keys.userSessions(job.user_id ?? 'none'),
           keys.processing(workerId),
+          keys.user(job.user_id ?? 'none'),
         ],
         [
           JSON.stringify(final),

@@ -37,6 +37,11 @@ export function newAnonId(): string {
   return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
+/** Sets the key's lifetime to ARGV[1] seconds unless it already lives longer (or has none yet). */
+const EXTEND_TTL = `local t = redis.call('TTL', KEYS[1])
+if t == -1 or (t >= 0 and t < tonumber(ARGV[1])) then return redis.call('EXPIRE', KEYS[1], ARGV[1]) end
+return 0`;
+
 /** Anonymous IDs look like this; anything else is unknown without asking the store. */
 const ANON_ID = /^[A-Za-z0-9_-]{16,128}$/;
 
@@ -55,6 +60,9 @@ export function createUserStore(kv: KvStore): UserStore {
     const anonId = newAnonId();
     tx.hset(keys.anon(anonId), { user_id: userId, created_at: String(now) });
     tx.expire(keys.anon(anonId), LIFETIMES.anonSeconds);
+    // A user lives as long as its newest anonymous ID or session (FINISH_LUA extends it for
+    // sessions), so minted identities never pile up in the store.
+    for (const key of [keys.user(userId), keys.userSessions(userId)]) tx.call('EVAL', EXTEND_TTL, 1, key, LIFETIMES.anonSeconds);
     return anonId;
   };
 

@@ -31,6 +31,11 @@ describe('session list', () => {
     const b = await ask('second topic');
     await ask('more on the first', a.session_id);
     expect((await list()).body.sessions).toEqual([b.session_id, a.session_id]);
+    // The user and its list live as long as the newest session.
+    const user = (await h.deps.kv.redis.hget(keys.anon(anon), 'user_id'))!;
+    for (const key of [keys.user(user), keys.userSessions(user)]) {
+      expect(await h.deps.kv.redis.ttl(key)).toBeGreaterThan(LIFETIMES.sessionSeconds - 5);
+    }
   });
 
   it('drops expired sessions lazily when the list is read', async () => {
