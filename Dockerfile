@@ -9,7 +9,7 @@ COPY src ./src
 RUN npm run build
 
 FROM node:20-bookworm-slim
-ENV NODE_ENV=production PORT=8000 UI_PORT=8501 DATA_DIR=/app/data MODELS_DIR=/app/models
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=8000 UI_PORT=8501 DATA_DIR=/app/data MODELS_DIR=/app/models
 WORKDIR /app
 # .npmrc skips onnxruntime-node's install step (a CUDA download); its CPU binaries ship in the package.
 COPY package.json package-lock.json .npmrc ./

@@ -4,7 +4,6 @@
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
-import { cors } from 'hono/cors';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { requestId } from 'hono/request-id';
 import type { AppDeps } from './deps.js';
@@ -15,6 +14,7 @@ import { chatJobRoutes } from './routes/chat-jobs.js';
 import { chatSessionRoutes } from './routes/chat-sessions.js';
 import { configRoutes } from './routes/config.js';
 import { mountDocs } from './routes/docs.js';
+import { guards } from './routes/guards.js';
 import { healthRoutes } from './routes/health.js';
 import { indexBuildRoutes } from './routes/index-build.js';
 import { mcpRoutes } from './routes/mcp.js';
@@ -55,15 +55,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
       },
     }),
   );
-  // All origins are allowed (contract); echoing the origin instead of `*` lets credentialed
-  // requests (the UI's cookie) through as well.
-  app.use(
-    cors({
-      origin: (origin) => origin || '*',
-      credentials: true,
-      exposeHeaders: ['Retry-After', 'X-Request-Id', 'Mcp-Session-Id'],
-    }),
-  );
+  // Host, Origin and bearer checks, CORS and the client address (src/routes/guards.ts).
+  app.use(guards(config));
   // MCP speaks JSON-RPC: mounted before the problem+json body limit, it applies MAX_BODY_BYTES
   // itself and answers every failure as a JSON-RPC error.
   app.route('/', mcpRoutes(deps));

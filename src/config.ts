@@ -17,6 +17,20 @@ const port = z
 const url = z.url();
 /** Empty strings count as unset, as they do in most `.env` files. */
 const unsetIfEmpty = (v: unknown) => (v === '' ? undefined : v);
+const flag = z
+  .enum(['true', 'false'])
+  .default('false')
+  .transform((v) => v === 'true');
+/** A comma-separated list; empty entries dropped. */
+const list = z
+  .string()
+  .default('')
+  .transform((v) =>
+    v
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean),
+  );
 
 const EnvSchema = z.object({
   LLM_PROVIDER: provider.default('local'),
@@ -116,16 +130,31 @@ const EnvSchema = z.object({
   /** Age after which the graph skeleton is recomputed on next use, in ms. */
   SKELETON_REFRESH_MS: z.coerce.number().int().min(1_000).default(600_000),
   /** `true`: `/mcp` keeps no sessions (every request gets a fresh MCP server; for several instances behind a load balancer). */
-  MCP_STATELESS: z
-    .enum(['true', 'false'])
-    .default('false')
-    .transform((v) => v === 'true'),
+  MCP_STATELESS: flag,
   /** An MCP session unused this long, in ms, is closed (its client gets 404 and initializes again). */
   MCP_SESSION_IDLE_MS: z.coerce.number().int().min(1_000).default(3_600_000),
   /** MCP sessions kept at most; a new one beyond this closes the least recently used. */
   MCP_MAX_SESSIONS: z.coerce.number().int().min(1).max(100_000).default(1_000),
   /** MCP sessions kept at most per client address; a new one beyond this closes that client's least recently used. */
   MCP_MAX_SESSIONS_PER_CLIENT: z.coerce.number().int().min(1).max(100_000).default(100),
+  /** Bind address of both servers; loopback unless the deployment says otherwise (the Dockerfile sets 0.0.0.0). */
+  HOST: z.string().min(1).default('127.0.0.1'),
+  /** Host names, besides loopback and UI_URL's, that /mcp and state-changing routes accept in `Host` (`*`: any). */
+  ALLOWED_HOSTS: list,
+  /** Origins, besides loopback and UI_URL's, that may send state-changing requests and credentials (`*`: any, without credentials). */
+  CORS_ORIGINS: list,
+  /** Bearer token that /dev/* requires when set. */
+  ADMIN_TOKEN: z.string().default(''),
+  /** Bearer token that /mcp requires when set. */
+  MCP_TOKEN: z.string().default(''),
+  /** true: the anon_id cookie gets the `Secure` flag (serve over HTTPS). */
+  COOKIE_SECURE: flag,
+  /** true: the last `X-Forwarded-For` entry (what the nearest proxy saw) names the client. */
+  TRUST_PROXY: flag,
+  /** New anonymous identities per client address per minute (`/chat/bootstrap-anon` without a valid cookie). */
+  ANON_MINT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  /** Pending chat jobs at most; beyond this `POST /chat/message` answers 503 with Retry-After. */
+  QUEUE_MAX_PENDING: z.coerce.number().int().min(1).default(10_000),
 });
 
 type Env = z.infer<typeof EnvSchema>;

@@ -29,8 +29,8 @@ export interface ServerHandle {
   close(): Promise<void>;
 }
 
-/** How a runtime listens: `serve(handler, port)` resolves once it accepts connections. */
-export type Serve = (fetch: FetchHandler, port: number) => Promise<ServerHandle>;
+/** How a runtime listens: `serve(handler, port, host)` resolves once it accepts connections on that address. */
+export type Serve = (fetch: FetchHandler, port: number, host: string) => Promise<ServerHandle>;
 
 /** What a runtime entry provides. */
 export interface StartOptions {
@@ -70,7 +70,7 @@ export function createDeps(config: Config, assets: AssetLoader, runtime = 'node'
     ...base,
     search: createVectorSearcher(base),
     skeleton,
-    jobs: createJobStore(kv),
+    jobs: createJobStore(kv, { maxPending: config.QUEUE_MAX_PENDING }),
     users: createUserStore(kv),
     sessions: createSessionStore(kv),
     limiter: createRateLimiter(kv),
@@ -89,10 +89,10 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
   const app = createApp(deps);
   // SERVICE_ROLE: `all` serves and runs the chat worker, `api` only serves, `worker` only works.
   const serving = config.SERVICE_ROLE !== 'worker';
-  const server = serving ? await opts.serve(app.fetch, config.PORT) : undefined;
-  if (server) deps.log.info('listening', { port: config.PORT, graph: config.GRAPHDB_GRAPH });
+  const server = serving ? await opts.serve(app.fetch, config.PORT, config.HOST) : undefined;
+  if (server) deps.log.info('listening', { host: config.HOST, port: config.PORT, graph: config.GRAPHDB_GRAPH });
   // The web chat UI: same process, its /api/* calls go to the API app in-process.
-  const uiServer = serving ? await opts.serve(createUiApp(deps, app.fetch).fetch, config.UI_PORT) : undefined;
+  const uiServer = serving ? await opts.serve(createUiApp(deps, app.fetch).fetch, config.UI_PORT, config.HOST) : undefined;
   if (uiServer) deps.log.info('ui listening', { port: config.UI_PORT });
   const worker = config.SERVICE_ROLE === 'api' ? undefined : await startChatWorker(deps);
   // The agent's graph skeleton, not awaited: a graph database that is down must not stop start-up.

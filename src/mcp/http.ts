@@ -18,7 +18,6 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { readRequestBody, requestBodyTooLargeMessage } from '@modelcontextprotocol/sdk/server/requestBody.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { clientAddressOf } from '../lib/client-address.js';
 import { createMcpSessionStore } from './sessions.js';
 import { registerGraphTools, type McpToolDeps } from './tools.js';
 
@@ -27,8 +26,8 @@ export type McpHttpDeps = McpToolDeps;
 
 /** A mounted MCP endpoint. */
 export interface McpHttpHandler {
-  /** Answers one HTTP request to the endpoint. */
-  handle(req: Request): Promise<Response>;
+  /** Answers one HTTP request to the endpoint; `client` is the caller's address (per-client session cap). */
+  handle(req: Request, client: string): Promise<Response>;
   /** Ends every session (their open streams close). */
   close(): Promise<void>;
 }
@@ -63,13 +62,13 @@ export function createMcpHandler(deps: McpHttpDeps): McpHttpHandler {
     return server;
   };
 
-  async function startSession(req: Request, parsedBody: unknown): Promise<Response> {
+  async function startSession(req: Request, parsedBody: unknown, client: string): Promise<Response> {
     const server = newServer();
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),
       maxRequestBodySize,
       onsessioninitialized: (id) => {
-        sessions.add(id, { server, transport }, clientAddressOf(req));
+        sessions.add(id, { server, transport }, client);
         log.info('mcp session opened', { session: id, sessions: sessions.size });
       },
       onsessionclosed: (id) => {
@@ -99,7 +98,7 @@ export function createMcpHandler(deps: McpHttpDeps): McpHttpHandler {
   }
 
   return {
-    async handle(req) {
+    async handle(req, client) {
       const sessionId = req.headers.get('mcp-session-id');
       if (sessionId) {
         const session = sessions.get(sessionId);
@@ -127,7 +126,7 @@ export function createMcpHandler(deps: McpHttpDeps): McpHttpHandler {
       } catch {
         return jsonRpcError(400, -32700, 'Parse error: Invalid JSON');
       }
-      if (!config.MCP_STATELESS && isInitializeRequest(parsed)) return startSession(req, parsed);
+      if (!config.MCP_STATELESS && isInitializeRequest(parsed)) return startSession(req, parsed, client);
       return answerStateless(req, parsed);
     },
     close: () => sessions.closeAll(),

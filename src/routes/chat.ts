@@ -42,6 +42,7 @@ const bootstrapRoute = createRoute({
   summary: 'Sets (or rotates) the anonymous-ID cookie `anon_id` and redirects to the web chat UI',
   responses: {
     302: { description: 'Redirect to UI_URL; `Set-Cookie: anon_id=…` when a new ID was issued' },
+    429: problem('Too many new anonymous IDs from this address (ANON_MINT_PER_MINUTE); see Retry-After'),
     ...UNAVAILABLE_PROBLEM,
   },
 });
@@ -66,18 +67,32 @@ export function chatRoutes(deps: AppDeps) {
       422: problem('Invalid body or header (e.g. hosted provider without a configured key)'),
       429: problem(`More than ${RATE_LIMITS.requests} requests or ${RATE_LIMITS.tokens} tokens in 10 minutes; see Retry-After`),
       ...UNAVAILABLE_PROBLEM,
+      503: problem('A dependency is unavailable, or the queue holds QUEUE_MAX_PENDING jobs; see Retry-After'),
     },
   });
 
   return createRouter()
     .openapi(bootstrapRoute, async (c) => {
-      const result = await users.bootstrap(getCookie(c, 'anon_id'));
+      const cookie = getCookie(c, 'anon_id');
+      // Minting is free for a script: bounded per client address at a rate no person meets.
+      if (!(cookie && (await users.resolve(cookie)))) {
+        const hit = await limiter.hitAddress('mint', c.get('client'), config.ANON_MINT_PER_MINUTE, 60_000);
+        if (!hit.ok) {
+          throw new AppError(
+            429,
+            'rate-limit-identities',
+            `identity limit exceeded: at most ${config.ANON_MINT_PER_MINUTE} new anonymous IDs per minute from one address; retry after ${hit.retryAfterSeconds} s`,
+            { headers: { 'Retry-After': String(hit.retryAfterSeconds) } },
+          );
+        }
+      }
+      const result = await users.bootstrap(cookie);
       if (result.outcome !== 'kept') {
         setCookie(c, 'anon_id', result.anonId, {
           maxAge: LIFETIMES.anonSeconds,
           httpOnly: true,
-          // Development setting of the contract: the cookie also travels over plain HTTP.
-          secure: false,
+          // Off by default (the contract's development setting); COOKIE_SECURE=true behind HTTPS.
+          secure: config.COOKIE_SECURE,
           path: '/',
           sameSite: 'Lax',
         });
@@ -115,6 +130,11 @@ export function chatRoutes(deps: AppDeps) {
           router_model: h['x-llm-router-model'] || undefined,
         },
       });
+      if (!submitted) {
+        throw new AppError(503, 'queue-full', `the chat queue is full (${config.QUEUE_MAX_PENDING} pending jobs); retry shortly`, {
+          headers: { 'Retry-After': '5' },
+        });
+      }
       return c.json({ job_id: submitted.jobId, session_id: submitted.sessionId, status: 'pending' as const }, 202);
     });
 }

@@ -1,6 +1,7 @@
 /** `GET /config`: the active language-model configuration (no secrets). */
 import { createRoute, z } from '@hono/zod-openapi';
 import type { AppDeps } from '../deps.js';
+import { RATE_LIMITS } from '../store/keys.js';
 import { createRouter } from './openapi.js';
 
 const LlmConfigSchema = z
@@ -11,6 +12,10 @@ const LlmConfigSchema = z
     local_router_model: z.string(),
     hosted_agent_model: z.string(),
     hosted_router_model: z.string(),
+    limits: z
+      .record(z.string(), z.number())
+      .optional()
+      .openapi({ description: 'The abuse limits in force (extension): per user, per client address, queue and query bounds' }),
   })
   .openapi('LlmConfig');
 
@@ -31,6 +36,17 @@ export function configRoutes({ config }: AppDeps) {
     local_router_model: config.LOCAL_LLM_ROUTER_MODEL,
     hosted_agent_model: config.HOSTED_LLM_AGENT_MODEL,
     hosted_router_model: config.HOSTED_LLM_ROUTER_MODEL,
+    limits: {
+      requests_per_user_per_10_minutes: RATE_LIMITS.requests,
+      tokens_per_user_per_10_minutes: RATE_LIMITS.tokens,
+      new_identities_per_address_per_minute: config.ANON_MINT_PER_MINUTE,
+      queue_max_pending: config.QUEUE_MAX_PENDING,
+      mcp_max_sessions: config.MCP_MAX_SESSIONS,
+      mcp_max_sessions_per_client: config.MCP_MAX_SESSIONS_PER_CLIENT,
+      graph_query_timeout_ms: config.GRAPH_QUERY_TIMEOUT_MS,
+      graph_query_max_rows: config.GRAPH_QUERY_MAX_ROWS,
+      max_body_bytes: config.MAX_BODY_BYTES,
+    },
   };
   return createRouter().openapi(route, (c) => c.json(body, 200));
 }

@@ -76,15 +76,15 @@ export function mcpRoutes(deps: AppDeps) {
       404: { description: 'JSON-RPC error: the session ended or expired' },
     },
   });
-  const handle = async (req: Request) => {
+  const handle = async (req: Request, client: string) => {
     try {
-      return await mcp.handle(req);
+      return await mcp.handle(req, client);
     } catch (err) {
       deps.log.error('mcp request failed', { error: err });
       return jsonRpcError(500, -32603, 'Internal error');
     }
   };
-  router.all('/mcp', (c) => handle(c.req.raw));
-  router.all('/mcp/', (c) => handle(c.req.raw));
+  router.all('/mcp', (c) => handle(c.req.raw, c.get('client')));
+  router.all('/mcp/', (c) => handle(c.req.raw, c.get('client')));
   return router;
 }

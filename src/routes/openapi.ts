@@ -18,7 +18,7 @@ export function inRequest(err: unknown, paths: Record<string, string>): unknown 
 }
 
 /** Per-request variables set by middleware. */
-export type AppEnv = { Variables: { requestId: string } };
+export type AppEnv = { Variables: { requestId: string; client: string } };
 
 const TARGET_NAMES: Record<string, string> = { json: 'body', query: 'query', param: 'path', header: 'header', cookie: 'cookie' };
 

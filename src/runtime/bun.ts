@@ -7,6 +7,7 @@ declare const Bun: {
   serve(o: {
     fetch: (r: Request, server: { requestIP(r: Request): { address: string } | null }) => Response | Promise<Response>;
     port: number;
+    hostname?: string;
     idleTimeout?: number;
   }): { stop(force?: boolean): Promise<void> };
   file(path: URL): { exists(): Promise<boolean>; bytes(): Promise<Uint8Array> };
@@ -17,13 +18,14 @@ declare const process: { once(sig: string, fn: () => void): void; exit(code: num
 const PUBLIC = new URL('./public/', import.meta.url);
 
 // idleTimeout 0: SSE streams stay open between heartbeats.
-const bunServe: Serve = async (fetch, port) => {
+const bunServe: Serve = async (fetch, port, hostname) => {
   const server = Bun.serve({
     fetch: (req, srv) => {
       setClientAddress(req, srv.requestIP(req)?.address);
       return fetch(req);
     },
     port,
+    hostname,
     idleTimeout: 0,
   });
   return { close: () => server.stop() };

@@ -5,7 +5,7 @@ import { startService, type Serve } from '../server.js';
 
 declare const Deno: {
   serve(
-    o: { port: number; onListen?: () => void },
+    o: { port: number; hostname?: string; onListen?: () => void },
     fetch: (r: Request, info: { remoteAddr: { hostname?: string } }) => Response | Promise<Response>,
   ): { shutdown(): Promise<void>; finished: Promise<void> };
   readFile(path: URL): Promise<Uint8Array>;
@@ -16,9 +16,9 @@ declare const Deno: {
 
 const PUBLIC = new URL('./public/', import.meta.url);
 
-const denoServe: Serve = (fetch, port) =>
+const denoServe: Serve = (fetch, port, hostname) =>
   new Promise((resolve) => {
-    const server = Deno.serve({ port, onListen: () => resolve({ close: () => server.shutdown() }) }, (req, info) => {
+    const server = Deno.serve({ port, hostname, onListen: () => resolve({ close: () => server.shutdown() }) }, (req, info) => {
       setClientAddress(req, info.remoteAddr.hostname);
       return fetch(req);
     });

@@ -11,7 +11,7 @@ const PUBLIC = new URL('./public/', import.meta.url);
 /** Connections still busy this long after shutdown starts (open streams) are cut. */
 const CLOSE_GRACE_MS = 2_000;
 
-const nodeServe: Serve = (fetch, port) =>
+const nodeServe: Serve = (fetch, port, hostname) =>
   new Promise((resolve) => {
     const server = serve(
       {
@@ -20,6 +20,7 @@ const nodeServe: Serve = (fetch, port) =>
           return fetch(req);
         },
         port,
+        hostname,
       },
       () =>
         resolve({

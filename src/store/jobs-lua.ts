@@ -6,9 +6,11 @@
 /**
  * KEYS: candidate session hash, its messages, its pending events, fresh session hash, job, queue.
  * ARGV: candidate id ('' = none), fresh id, user id, now, job id, message, llm JSON, job ttl,
- * session ttl. Returns `{session_id, is_new ('1'/'0')}`.
+ * session ttl, most pending jobs (0 = no bound). Returns `{session_id, is_new ('1'/'0')}`, or
+ * `{'', 'full'}` when the queue already holds that many.
  */
 export const SUBMIT_LUA = `
+if tonumber(ARGV[10]) > 0 and redis.call('LLEN', KEYS[6]) >= tonumber(ARGV[10]) then return {'', 'full'} end
 local sid, isnew
 -- Only its owner continues an owned session (anyone continues an ownerless one); for anyone
 -- else it names no live session, so a new one starts and the owner's history stays theirs.

@@ -55,8 +55,11 @@ export type JobOutcome = { status: 'done'; result: ChatResponse; user: Message; 
 
 /** Job storage. */
 export interface JobStore {
-  /** Loads or creates the session, stores the job and queues it; one atomic step. */
-  submit(job: NewJob): Promise<{ jobId: string; sessionId: string; isNewSession: boolean }>;
+  /**
+   * Loads or creates the session, stores the job and queues it; one atomic step. Null when the
+   * queue holds `maxPending` jobs already (nothing is stored).
+   */
+  submit(job: NewJob): Promise<{ jobId: string; sessionId: string; isNewSession: boolean } | null>;
   /** The job, or null when unknown or expired. */
   get(jobId: string): Promise<JobRecord | null>;
   /**
@@ -114,7 +117,7 @@ const toHash = (flat: unknown): Record<string, string> => {
 };
 
 /** The job store over `kv`. */
-export function createJobStore(kv: KvStore): JobStore {
+export function createJobStore(kv: KvStore, opts: { maxPending?: number } = {}): JobStore {
   const keys = createKeys(kv.prefix);
   const redis = kv.redis;
 
@@ -136,8 +139,10 @@ export function createJobStore(kv: KvStore): JobStore {
           JSON.stringify(job.llm),
           LIFETIMES.jobSeconds,
           LIFETIMES.sessionSeconds,
+          opts.maxPending ?? 0,
         ],
       )) as [string, string];
+      if (isNew === 'full') return null;
       return { jobId, sessionId, isNewSession: isNew === '1' };
     },
     async get(jobId) {

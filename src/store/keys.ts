@@ -64,6 +64,8 @@ export interface Keys {
   indexBuild(indexName: string): string;
   rateRequests(userId: string): string;
   rateTokens(userId: string): string;
+  /** A fixed-window counter of one client address for one kind of request (e.g. `mint`). */
+  rateAddress(kind: string, address: string): string;
 }
 
 /** The key layout for `prefix` (see the table above). */
@@ -87,6 +89,7 @@ export function createKeys(prefix: string): Keys {
     indexBuild: (name) => `${prefix}index-build:${name}`,
     rateRequests: (id) => `${prefix}rl:${id}:req`,
     rateTokens: (id) => `${prefix}rl:${id}:tok`,
+    rateAddress: (kind, address) => `${prefix}rl:addr:${kind}:${address}`,
   };
   return keys;
 }

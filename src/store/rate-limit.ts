@@ -47,6 +47,16 @@ export interface RateLimiter {
   admit(userId: string): Promise<Admission>;
   /** Records tokens a user's job consumed (no-op for 0). */
   recordTokens(userId: string, tokens: number): Promise<void>;
+  /**
+   * Counts one `kind` request of a client address in a fixed window of `windowMs`; refused
+   * beyond `limit` (the key expires with its window, so addresses leave nothing behind).
+   */
+  hitAddress(
+    kind: string,
+    address: string,
+    limit: number,
+    windowMs: number,
+  ): Promise<{ ok: true } | { ok: false; retryAfterSeconds: number }>;
 }
 
 /** Options of {@link createRateLimiter}. */
@@ -56,6 +66,14 @@ export interface RateLimiterOptions {
   limits?: { requests: number; tokens: number };
   windowMs?: number;
 }
+
+/** INCR with the window's expiry set on the first hit; returns {count, ms left}. */
+const HIT = defineScript(
+  'gcRateHit',
+  `local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return {n, redis.call('PTTL', KEYS[1])}`,
+);
 
 const rand = () => Math.random().toString(36).slice(2, 10);
 
@@ -80,6 +98,11 @@ export function createRateLimiter(kv: KvStore, opts: RateLimiterOptions = {}): R
         limit: code === 1 ? 'requests' : 'tokens',
         retryAfterSeconds: Math.max(1, Math.ceil(value / 1000)),
       };
+    },
+    async hitAddress(kind, address, limit, windowMs) {
+      const key = keys.rateAddress(kind, address);
+      const [count, ttl] = (await HIT(kv.redis, [key], [windowMs])) as [number, number];
+      return count <= limit ? { ok: true } : { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(ttl / 1000)) };
     },
     async recordTokens(userId, tokens) {
       if (!(tokens > 0)) return;

@@ -31,6 +31,8 @@ const ALLOWED: ReadonlyArray<readonly [string, RegExp]> = [
 /** Request headers the browser may pass through (the rest, e.g. foreign cookies, stay here). */
 const FORWARD_REQUEST = [
   'accept',
+  // For the API's Origin check: a page on another site must not drive the API through the UI.
+  'origin',
   'content-type',
   'last-event-id',
   'x-llm-provider',
@@ -50,9 +52,6 @@ const DROP_RESPONSE = new Set([
   'keep-alive',
   'transfer-encoding',
 ]);
-
-/** The API host used for in-process requests; never contacted over the network. */
-const API_BASE = 'http://api.internal';
 
 /** True when `method path` is one of the API paths the UI may use. */
 export function isAllowed(method: string, path: string): boolean {
@@ -81,7 +80,8 @@ export function readCookie(header: string | null, name: string): string | undefi
 export function toApiRequest(req: Request, path: string): Request {
   const incoming = new URL(req.url);
   // Concatenated, not resolved: a path like `//host/x` must not change the target host.
-  const target = new URL(`${API_BASE}${path}${incoming.search}`);
+  // The browser's own origin, so the API's Host check sees the host the browser used.
+  const target = new URL(`${incoming.origin}${path}${incoming.search}`);
   const anon = readCookie(req.headers.get('cookie'), ANON_COOKIE);
   const headers = new Headers();
   for (const name of FORWARD_REQUEST) {

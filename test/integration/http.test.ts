@@ -47,6 +47,7 @@ describe('GET /config', () => {
     expect(Object.keys(body).sort()).toEqual([
       'hosted_agent_model',
       'hosted_router_model',
+      'limits',
       'llm_provider',
       'local_agent_model',
       'local_router_model',
@@ -153,15 +154,16 @@ describe('error paths', () => {
     expect((await problemOf(res)).detail).toMatch(/not implemented/);
   });
 
-  it('allows any origin and echoes it for credentialed requests', async () => {
-    const res = await app.request('/config', { headers: { origin: 'http://example.test' } });
-    expect(res.headers.get('access-control-allow-origin')).toBe('http://example.test');
-    expect(res.headers.get('access-control-allow-credentials')).toBe('true');
+  it('answers reads to any origin, but credentials only to trusted ones', async () => {
+    const foreign = await app.request('/config', { headers: { origin: 'http://example.test' } });
+    expect(foreign.headers.get('access-control-allow-origin')).toBe('*');
+    expect(foreign.headers.get('access-control-allow-credentials')).toBeNull();
     const pre = await app.request('/chat/message', {
       method: 'OPTIONS',
-      headers: { origin: 'http://ui.test', 'access-control-request-method': 'POST' },
+      headers: { origin: 'http://localhost:8501', 'access-control-request-method': 'POST' },
     });
     expect(pre.status).toBe(204);
-    expect(pre.headers.get('access-control-allow-origin')).toBe('http://ui.test');
+    expect(pre.headers.get('access-control-allow-origin')).toBe('http://localhost:8501');
+    expect(pre.headers.get('access-control-allow-credentials')).toBe('true');
   });
 });

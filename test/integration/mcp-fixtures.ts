@@ -54,6 +54,14 @@ export function textOf(result: unknown): string {
   return block?.type === 'text' ? block.text : '';
 }
 
+/** A raw `initialize` request body. */
+export const INIT = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+});
+
 /** A raw JSON-RPC POST to the endpoint, with the headers streamable HTTP requires. */
 export function rawPost(url: URL, body: string, headers: Record<string, string> = {}) {
   return fetch(url, {

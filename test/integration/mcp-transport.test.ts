@@ -4,15 +4,9 @@
  * clients at once, and JSON-RPC errors for bad requests instead of problem+json.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectClient, rawPost, startMcpServer, type McpTestServer } from './mcp-fixtures.js';
+import { connectClient, INIT, rawPost, startMcpServer, type McpTestServer } from './mcp-fixtures.js';
 
 let srv: McpTestServer;
-const INIT = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-});
 const toolCall = (id: number, cypher: string, params: Record<string, unknown> = {}) =>
   JSON.stringify({
     jsonrpc: '2.0',
@@ -204,14 +198,14 @@ describe('CORS for browser-based MCP clients', () => {
     const pre = await fetch(srv.url, {
       method: 'OPTIONS',
       headers: {
-        origin: 'http://agent.example',
+        origin: 'http://localhost:6274',
         'access-control-request-method': 'POST',
         'access-control-request-headers': 'content-type,mcp-session-id,mcp-protocol-version',
       },
     });
     expect(pre.status).toBe(204);
     expect(pre.headers.get('access-control-allow-headers')).toContain('mcp-session-id');
-    const res = await rawPost(srv.url, INIT, { origin: 'http://agent.example' });
+    const res = await rawPost(srv.url, INIT, { origin: 'http://localhost:6274' });
     expect(res.headers.get('access-control-expose-headers')).toContain('Mcp-Session-Id');
     expect(res.headers.get('mcp-session-id')).toBeTruthy();
     await res.body?.cancel();
