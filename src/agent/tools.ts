@@ -37,17 +37,36 @@ export interface ToolOutput {
   summary?: string;
 }
 
-/** One tool. */
-export interface AgentTool<S extends z.ZodType = z.ZodType> {
+/** A tool as written: its argument type inferred from the schema. */
+export interface ToolDefinition<S extends z.ZodType> {
   name: string;
   description: string;
   schema: S;
   run(args: z.output<S>, ctx: ToolContext): Promise<ToolOutput>;
 }
 
-/** Defines a tool with its argument type inferred from the schema. */
-export function defineTool<S extends z.ZodType>(tool: AgentTool<S>): AgentTool {
-  return tool as unknown as AgentTool;
+/** A tool as the loop holds it: any argument type, validated by `invoke`. */
+export interface AgentTool {
+  name: string;
+  description: string;
+  /** The arguments' schema (the model reads it as JSON Schema). */
+  schema: z.ZodType;
+  /** Validates `args` against the schema and runs the tool; `issues` when they do not fit. */
+  invoke(args: unknown, ctx: ToolContext): Promise<ToolOutput | { issues: string[] }>;
+}
+
+/** Defines a tool; the parse and the typed `run` meet inside, so no cast erases the type. */
+export function defineTool<S extends z.ZodType>(tool: ToolDefinition<S>): AgentTool {
+  return {
+    name: tool.name,
+    description: tool.description,
+    schema: tool.schema,
+    async invoke(args, ctx) {
+      const parsed = tool.schema.safeParse(args);
+      if (!parsed.success) return { issues: parsed.error.issues.map((i) => `${i.path.join('.') || '(arguments)'}: ${i.message}`) };
+      return tool.run(parsed.data, ctx);
+    },
+  };
 }
 
 /** An error whose message the model should see as is (after `Tool error: `). */
@@ -108,13 +127,9 @@ export async function runTool(tools: readonly AgentTool[], name: string, rawArgs
   } catch {
     return fail(new ToolError(`the arguments are not valid JSON: ${cut(rawArgs, 120)}`));
   }
-  const parsed = tool.schema.safeParse(args ?? {});
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(arguments)'}: ${i.message}`);
-    return fail(new ToolError(`invalid arguments for ${name}: ${issues.join('; ')}`));
-  }
   try {
-    const out = await tool.run(parsed.data, ctx);
+    const out = await tool.invoke(args ?? {}, ctx);
+    if ('issues' in out) return fail(new ToolError(`invalid arguments for ${name}: ${out.issues.join('; ')}`));
     return { text: out.text, summary: cut(out.summary ?? out.text), ok: true };
   } catch (err) {
     return fail(err);
