@@ -125,6 +125,8 @@ const EnvSchema = z.object({
   GRAPH_QUERY_MAX_ROWS: z.coerce.number().int().min(1).max(10_000).default(100),
   /** Characters of row JSON a `graph_query` returns at most. */
   GRAPH_QUERY_MAX_CHARS: z.coerce.number().int().min(500).default(20_000),
+  /** `graph_query` calls one process runs at once (agent and MCP together); more are refused with "busy". */
+  GRAPH_QUERY_MAX_CONCURRENT: z.coerce.number().int().min(1).max(256).default(4),
   /** Upper bound of the graph skeleton in the agent's system prompt, in characters. */
   SKELETON_MAX_CHARS: z.coerce.number().int().min(500).default(4_000),
   /** Age after which the graph skeleton is recomputed on next use, in ms. */
@@ -153,6 +155,14 @@ const EnvSchema = z.object({
   TRUST_PROXY: flag,
   /** New anonymous identities per client address per minute (`/chat/bootstrap-anon` without a valid cookie). */
   ANON_MINT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  /**
+   * `address`: chat messages sent without x-anon-id share a per-address budget (the per-user
+   * one); `none`: unlimited, as the contract has it. Unset: `address` as soon as any production
+   * setting (tokens, COOKIE_SECURE, TRUST_PROXY, ALLOWED_HOSTS, CORS_ORIGINS) is on.
+   */
+  ANON_LIMITS: z.preprocess(unsetIfEmpty, z.enum(['none', 'address']).optional()),
+  /** MCP requests one client address may send per minute; 429 with Retry-After beyond. */
+  MCP_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   /** Pending chat jobs at most; beyond this `POST /chat/message` answers 503 with Retry-After. */
   QUEUE_MAX_PENDING: z.coerce.number().int().min(1).default(10_000),
 });
@@ -161,9 +171,10 @@ type Env = z.infer<typeof EnvSchema>;
 
 /** The parsed configuration: every variable, defaults applied, derived values filled in. */
 export type Config = Readonly<
-  Omit<Env, 'ROUTER_PROVIDER' | 'VECTOR_INDEX_NAME'> & {
+  Omit<Env, 'ROUTER_PROVIDER' | 'VECTOR_INDEX_NAME' | 'ANON_LIMITS'> & {
     ROUTER_PROVIDER: Env['LLM_PROVIDER'];
     VECTOR_INDEX_NAME: string;
+    ANON_LIMITS: 'none' | 'address';
   }
 >;
 
@@ -189,8 +200,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if ((e.LLM_PROVIDER === 'hosted' || routerProvider === 'hosted') && !e.HOSTED_LLM_API_KEY) {
     throw new ConfigError('config error: HOSTED_LLM_API_KEY: required when a provider is "hosted"');
   }
+  const production =
+    !!(e.ADMIN_TOKEN || e.MCP_TOKEN) || e.COOKIE_SECURE || e.TRUST_PROXY || e.ALLOWED_HOSTS.length > 0 || e.CORS_ORIGINS.length > 0;
   return Object.freeze({
     ...e,
+    ANON_LIMITS: e.ANON_LIMITS ?? (production ? 'address' : 'none'),
     ROUTER_PROVIDER: routerProvider,
     VECTOR_INDEX_NAME: e.VECTOR_INDEX_NAME ?? indexName(e.GRAPHDB_GRAPH, e.EMBEDDING_MODEL),
   });

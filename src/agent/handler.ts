@@ -38,6 +38,7 @@ export interface AgentHandlerOptions {
     | 'GRAPH_QUERY_TIMEOUT_MS'
     | 'GRAPH_QUERY_MAX_ROWS'
     | 'GRAPH_QUERY_MAX_CHARS'
+    | 'GRAPH_QUERY_MAX_CONCURRENT'
   >;
   log?: Logger;
   /** Default 32 (the contract's limit); tests may lower it. */

@@ -24,14 +24,24 @@ export interface ReadQueryLimits {
   maxChars: number;
   /** Rows counted past `maxRows` before giving up counting (default 10,000). */
   countLimit?: number;
+  /** Queries run at once per graph store (config `GRAPH_QUERY_MAX_CONCURRENT`); default unbounded. */
+  maxConcurrent?: number;
 }
 
-/** The limits configured by `GRAPH_QUERY_TIMEOUT_MS`, `GRAPH_QUERY_MAX_ROWS` and `GRAPH_QUERY_MAX_CHARS`. */
+/** The limits configured by the `GRAPH_QUERY_*` variables. */
 export function readQueryLimits(
-  config: Pick<Config, 'GRAPH_QUERY_TIMEOUT_MS' | 'GRAPH_QUERY_MAX_ROWS' | 'GRAPH_QUERY_MAX_CHARS'>,
+  config: Pick<Config, 'GRAPH_QUERY_TIMEOUT_MS' | 'GRAPH_QUERY_MAX_ROWS' | 'GRAPH_QUERY_MAX_CHARS' | 'GRAPH_QUERY_MAX_CONCURRENT'>,
 ): ReadQueryLimits {
-  return { timeoutMs: config.GRAPH_QUERY_TIMEOUT_MS, maxRows: config.GRAPH_QUERY_MAX_ROWS, maxChars: config.GRAPH_QUERY_MAX_CHARS };
+  return {
+    timeoutMs: config.GRAPH_QUERY_TIMEOUT_MS,
+    maxRows: config.GRAPH_QUERY_MAX_ROWS,
+    maxChars: config.GRAPH_QUERY_MAX_CHARS,
+    maxConcurrent: config.GRAPH_QUERY_MAX_CONCURRENT,
+  };
 }
+
+/** Queries running now, per graph store (one per process; tests build several). */
+const running = new WeakMap<GraphStore, number>();
 
 /** A query's rows as plain JSON. */
 export interface ReadQueryResult {
@@ -51,8 +61,8 @@ export class ReadQueryError extends Error {
   override name = 'ReadQueryError';
   constructor(
     message: string,
-    /** `refused` (policy), `unknown-graph`, `timeout`, `cypher` (database error), `unavailable`. */
-    readonly kind: 'refused' | 'unknown-graph' | 'timeout' | 'cypher' | 'unavailable',
+    /** `refused` (policy), `unknown-graph`, `timeout`, `cypher` (database error), `unavailable`, `busy` (too many at once). */
+    readonly kind: 'refused' | 'unknown-graph' | 'timeout' | 'cypher' | 'unavailable' | 'busy',
     options?: { cause?: unknown },
   ) {
     super(message, options);
@@ -130,6 +140,11 @@ export async function runReadQuery(
   limits: ReadQueryLimits,
 ): Promise<ReadQueryResult> {
   const countLimit = Math.max(limits.countLimit ?? 10_000, limits.maxRows);
+  const now = running.get(graph) ?? 0;
+  if (now >= (limits.maxConcurrent ?? Number.POSITIVE_INFINITY)) {
+    throw new ReadQueryError(`${now} graph queries are running, the most this server runs at once; retry in a few seconds`, 'busy');
+  }
+  running.set(graph, now + 1);
   try {
     checkQueryText(cypher);
     checkRanges(codeOf(cypher), params);
@@ -186,6 +201,8 @@ export async function runReadQuery(
     }
   } catch (err) {
     throw toReadQueryError(err, limits);
+  } finally {
+    running.set(graph, (running.get(graph) ?? 1) - 1);
   }
 }
 

@@ -107,6 +107,18 @@ export function chatRoutes(deps: AppDeps) {
       if (h['x-llm-router-provider'] === 'hosted' && !llm.available('hosted')) throw hostedKeyMissing('header.x-llm-router-provider');
 
       const user = await resolveUser(users, h['x-anon-id']);
+      if (!user && config.ANON_LIMITS === 'address') {
+        // No identity: the caller's address gets the per-user request budget (ANON_LIMITS).
+        const hit = await limiter.hitAddress('chat', c.get('client'), RATE_LIMITS.requests, LIFETIMES.rateWindowSeconds * 1000);
+        if (!hit.ok) {
+          throw new AppError(
+            429,
+            'rate-limit-address',
+            `request limit exceeded: at most ${RATE_LIMITS.requests} messages per 10 minutes from one address without x-anon-id; retry after ${hit.retryAfterSeconds} s`,
+            { headers: { 'Retry-After': String(hit.retryAfterSeconds) } },
+          );
+        }
+      }
       if (user) {
         const admission = await limiter.admit(user.userId);
         if (!admission.ok) {

@@ -40,11 +40,15 @@ export function configRoutes({ config }: AppDeps) {
       requests_per_user_per_10_minutes: RATE_LIMITS.requests,
       tokens_per_user_per_10_minutes: RATE_LIMITS.tokens,
       new_identities_per_address_per_minute: config.ANON_MINT_PER_MINUTE,
+      // 0: messages without x-anon-id are not limited (ANON_LIMITS=none).
+      messages_without_identity_per_address_per_10_minutes: config.ANON_LIMITS === 'address' ? RATE_LIMITS.requests : 0,
+      mcp_requests_per_address_per_minute: config.MCP_REQUESTS_PER_MINUTE,
       queue_max_pending: config.QUEUE_MAX_PENDING,
       mcp_max_sessions: config.MCP_MAX_SESSIONS,
       mcp_max_sessions_per_client: config.MCP_MAX_SESSIONS_PER_CLIENT,
       graph_query_timeout_ms: config.GRAPH_QUERY_TIMEOUT_MS,
       graph_query_max_rows: config.GRAPH_QUERY_MAX_ROWS,
+      graph_query_max_concurrent: config.GRAPH_QUERY_MAX_CONCURRENT,
       max_body_bytes: config.MAX_BODY_BYTES,
     },
   };

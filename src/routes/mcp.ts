@@ -5,9 +5,10 @@
  * not problem+json, and it applies `MAX_BODY_BYTES` itself (as a JSON-RPC 413).
  */
 import { z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import type { AppDeps } from '../deps.js';
 import { createMcpHandler, jsonRpcError } from '../mcp/http.js';
-import { createRouter } from './openapi.js';
+import { type AppEnv, createRouter } from './openapi.js';
 
 const JsonRpcSchema = z
   .object({
@@ -84,7 +85,26 @@ export function mcpRoutes(deps: AppDeps) {
       return jsonRpcError(500, -32603, 'Internal error');
     }
   };
-  router.all('/mcp', (c) => handle(c.req.raw, c.get('client')));
-  router.all('/mcp/', (c) => handle(c.req.raw, c.get('client')));
+  const limited = async (c: Context<AppEnv>) => {
+    const client = c.get('client');
+    // A key-value store that is down must not take the graph tools with it: the limit is skipped.
+    const hit = await deps.limiter
+      .hitAddress('mcp', client, deps.config.MCP_REQUESTS_PER_MINUTE, 60_000)
+      .catch((err: unknown) => (deps.log.warn('mcp rate limit not checked', { error: err }), { ok: true as const }));
+    if (!hit.ok) {
+      const retry = String(hit.retryAfterSeconds);
+      return jsonRpcError(
+        429,
+        -32000,
+        `Too many requests: at most ${deps.config.MCP_REQUESTS_PER_MINUTE} per minute from one address; retry after ${retry} s`,
+        {
+          'retry-after': retry,
+        },
+      );
+    }
+    return handle(c.req.raw, client);
+  };
+  router.all('/mcp', limited);
+  router.all('/mcp/', limited);
   return router;
 }

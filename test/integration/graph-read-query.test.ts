@@ -141,6 +141,17 @@ describe('runReadQuery', () => {
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 
+  it('refuses a query beyond maxConcurrent as busy, and frees the slot when one ends', async () => {
+    const slow = 'UNWIND range(1, 100000) AS a UNWIND range(1, 100000) AS b WITH a, b WHERE a * b = -1 RETURN count(*)';
+    const capped = { timeoutMs: 1_500, maxConcurrent: 2 };
+    const running = [run(slow, {}, capped).catch((e) => e), run(slow, {}, capped).catch((e) => e)];
+    const third = await failure(run('RETURN 1', {}, capped));
+    expect(third.kind).toBe('busy');
+    expect(third.message).toMatch(/^2 graph queries are running/);
+    await Promise.all(running);
+    expect((await run('RETURN 1 AS ok', {}, capped)).rows).toEqual([{ ok: 1 }]);
+  });
+
   it('caps rows and says how many were shown of how many', async () => {
     const exact = await run('UNWIND range(1, 250) AS x RETURN x');
     expect(exact.rows).toHaveLength(100);

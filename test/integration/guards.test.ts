@@ -113,6 +113,27 @@ describe('abuse limits', () => {
     expect(((await full.json()) as any).type).toBe('/problems/queue-full');
   });
 
+  it('with ANON_LIMITS=address, messages without x-anon-id share a per-address budget', async () => {
+    const app = appWith({ ANON_LIMITS: 'address', QUEUE_MAX_PENDING: '1000' });
+    for (let i = 0; i < 20; i++) expect((await app.request('/chat/message', chat())).status).toBe(202);
+    const refused = await app.request('/chat/message', chat());
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as any).type).toBe('/problems/rate-limit-address');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    // The contract's default: unlimited without the header.
+    const open = appWith();
+    for (let i = 0; i < 25; i++) expect((await open.request('/chat/message', chat())).status).toBe(202);
+  });
+
+  it('bounds MCP requests per client address', async () => {
+    const app = appWith({ MCP_REQUESTS_PER_MINUTE: '2' });
+    for (let i = 0; i < 2; i++) expect((await app.request('/mcp', mcpInit({}))).status).toBe(200);
+    const refused = await app.request('/mcp', mcpInit({}));
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBeTruthy();
+    expect(((await refused.json()) as any).error.message).toMatch(/at most 2 per minute/);
+  });
+
   it('lists the limits in /config', async () => {
     const body = (await (await appWith().request('/config')).json()) as any;
     expect(body.limits).toMatchObject({ new_identities_per_address_per_minute: 30, queue_max_pending: 10_000 });

@@ -2,6 +2,24 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 
 describe('loadConfig', () => {
+  it('keeps the development defaults open, and limits identity-less chat once a production setting is on', () => {
+    const dev = loadConfig({});
+    expect([dev.HOST, dev.ALLOWED_HOSTS, dev.CORS_ORIGINS, dev.ANON_LIMITS, dev.COOKIE_SECURE]).toEqual([
+      '127.0.0.1',
+      [],
+      [],
+      'none',
+      false,
+    ]);
+    expect(loadConfig({ MCP_TOKEN: 't' }).ANON_LIMITS).toBe('address');
+    expect(loadConfig({ CORS_ORIGINS: ' https://a.example , https://b.example ' }).CORS_ORIGINS).toEqual([
+      'https://a.example',
+      'https://b.example',
+    ]);
+    expect(loadConfig({ TRUST_PROXY: 'true', ANON_LIMITS: 'none' }).ANON_LIMITS).toBe('none');
+    expect(() => loadConfig({ ANON_LIMITS: 'sometimes' })).toThrow(/ANON_LIMITS/);
+  });
+
   it('applies the contract defaults', () => {
     const c = loadConfig({});
     expect(c.LLM_PROVIDER).toBe('local');
