@@ -136,12 +136,15 @@ async function main() {
       }
     };
     const t0 = performance.now();
+    const rssSamples: number[] = [];
+    const sampler = setInterval(() => void rssMb(server.pid!).then((mb) => rssSamples.push(mb)), Math.max(1_000, (SECONDS * 1000) / 10));
     await Promise.all(
       Array.from({ length: CLIENTS }, async () => {
         while (performance.now() < until) await user(users++);
       }),
     );
     const secs = (performance.now() - t0) / 1000;
+    clearInterval(sampler);
     await new Promise((r) => setTimeout(r, 2_000)); // last jobs finish
     const rss1 = await rssMb(server.pid!);
     const keys1 = await keyCensus(redis);
@@ -163,7 +166,9 @@ async function main() {
       l.sort((a, b) => a - b);
       console.log(`  ${kind.padEnd(14)} n=${String(l.length).padEnd(6)} p50 ${pct(l, 50).toFixed(1)} ms  p99 ${pct(l, 99).toFixed(1)} ms`);
     }
-    console.log(`  server RSS     ${rss0.toFixed(0)} MB at start, ${rss1.toFixed(0)} MB at end`);
+    console.log(
+      `  server RSS     ${rss0.toFixed(0)} MB at start, ${rss1.toFixed(0)} MB at end; during: ${rssSamples.map((mb) => mb.toFixed(0)).join(' ')}`,
+    );
     console.log(
       `  redis keys     ${keys0.total} at start, ${keys1.total} at end; without a lifetime: ${keys1.forever.size ? [...keys1.forever].map(([p, n]) => `${p}×${n}`).join(', ') : 'none'}`,
     );

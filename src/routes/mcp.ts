@@ -88,9 +88,10 @@ export function mcpRoutes(deps: AppDeps) {
   const limited = async (c: Context<AppEnv>) => {
     const client = c.get('client');
     // A key-value store that is down must not take the graph tools with it: the limit is skipped.
-    const hit = await deps.limiter
-      .hitAddress('mcp', client, deps.config.MCP_REQUESTS_PER_MINUTE, 60_000)
-      .catch((err: unknown) => (deps.log.warn('mcp rate limit not checked', { error: err }), { ok: true as const }));
+    const hit = await deps.limiter.hitAddress('mcp', client, deps.config.MCP_REQUESTS_PER_MINUTE, 60_000).catch((err: unknown) => {
+      deps.log.warn('mcp rate limit not checked', { error: err });
+      return { ok: true as const };
+    });
     if (!hit.ok) {
       const retry = String(hit.retryAfterSeconds);
       return jsonRpcError(
