@@ -125,7 +125,7 @@ const EnvSchema = z.object({
   GRAPH_QUERY_MAX_ROWS: z.coerce.number().int().min(1).max(10_000).default(100),
   /** Characters of row JSON a `graph_query` returns at most. */
   GRAPH_QUERY_MAX_CHARS: z.coerce.number().int().min(500).default(20_000),
-  /** `graph_query` calls one process runs at once (agent and MCP together); more are refused with "busy". */
+  /** `graph_query` calls one process runs at once (agent and MCP together); more wait, too many waiting are refused as busy. */
   GRAPH_QUERY_MAX_CONCURRENT: z.coerce.number().int().min(1).max(256).default(4),
   /** Upper bound of the graph skeleton in the agent's system prompt, in characters. */
   SKELETON_MAX_CHARS: z.coerce.number().int().min(500).default(4_000),

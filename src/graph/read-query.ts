@@ -6,7 +6,7 @@
  * are kept, later ones only counted (up to `countLimit`), then cut to `maxChars` of JSON.
  * Independent of the chat code.
  */
-import neo4j, { Neo4jError, type Plan } from 'neo4j-driver';
+import neo4j, { Neo4jError, type Plan, type Transaction } from 'neo4j-driver';
 import type { Config } from '../config.js';
 import { isDependencyDown } from '../errors.js';
 import type { GraphStore } from './driver.js';
@@ -24,7 +24,10 @@ export interface ReadQueryLimits {
   maxChars: number;
   /** Rows counted past `maxRows` before giving up counting (default 10,000). */
   countLimit?: number;
-  /** Queries run at once per graph store (config `GRAPH_QUERY_MAX_CONCURRENT`); default unbounded. */
+  /**
+   * Queries run at once per graph store (config `GRAPH_QUERY_MAX_CONCURRENT`); more wait for a
+   * slot, and beyond {@link WAITERS_PER_SLOT} waiting per slot they are refused as busy. Default unbounded.
+   */
   maxConcurrent?: number;
 }
 
@@ -40,8 +43,53 @@ export function readQueryLimits(
   };
 }
 
-/** Queries running now, per graph store (one per process; tests build several). */
-const running = new WeakMap<GraphStore, number>();
+/** How long past its timeout a query may still run before it is terminated by its tag. */
+export const STRAGGLER_GRACE_MS = 1_000;
+
+/** Terminates the transactions tagged `tag` (metadata `graph_query`); best effort. */
+async function terminateTagged(graph: GraphStore, database: string, tag: string): Promise<void> {
+  try {
+    const { records } = await graph.driver.executeQuery(
+      'SHOW TRANSACTIONS YIELD transactionId, metaData WHERE metaData.graph_query = $tag RETURN transactionId',
+      { tag },
+      { database },
+    );
+    const ids = records.map((r) => r.get('transactionId') as string);
+    if (ids.length) await graph.driver.executeQuery('TERMINATE TRANSACTIONS $ids', { ids }, { database });
+  } catch {
+    // Not allowed (a user without the privilege) or the database is gone: the close still cuts it off.
+  }
+}
+
+/** Calls waiting for a slot, per allowed concurrent query, before more are refused as busy. */
+export const WAITERS_PER_SLOT = 8;
+
+/** Running queries and the callers waiting for a slot, per graph store (one per process). */
+const gates = new WeakMap<GraphStore, { running: number; waiting: Array<() => void> }>();
+
+/** Waits for a slot among `max` (refusing when too many wait already); returns its release. */
+async function takeSlot(graph: GraphStore, max: number): Promise<() => void> {
+  const gate = gates.get(graph) ?? { running: 0, waiting: [] };
+  gates.set(graph, gate);
+  if (gate.running >= max) {
+    if (gate.waiting.length >= max * WAITERS_PER_SLOT) {
+      throw new ReadQueryError(
+        `${gate.running} graph queries are running and ${gate.waiting.length} are waiting, the most this server takes; retry in a few seconds`,
+        'busy',
+      );
+    }
+    // Each running query ends within its timeout (and the watchdog's grace), so the wait is bounded.
+    await new Promise<void>((resolve) => gate.waiting.push(resolve));
+  } else {
+    gate.running++;
+  }
+  return () => {
+    const next = gate.waiting.shift();
+    if (next)
+      next(); // the slot passes straight to the next caller
+    else gate.running--;
+  };
+}
 
 /** A query's rows as plain JSON. */
 export interface ReadQueryResult {
@@ -79,6 +127,13 @@ function toReadQueryError(err: unknown, limits: ReadQueryLimits): ReadQueryError
       return new ReadQueryError(
         `the query was stopped after the ${limits.timeoutMs} ms timeout; make it cheaper (add LIMIT, anchor the MATCH on a label and property, avoid cartesian products)`,
         'timeout',
+        { cause: err },
+      );
+    }
+    if (/MemoryPoolOutOfMemoryError/.test(err.code)) {
+      return new ReadQueryError(
+        'the query needs more memory than one query may use; aggregate (count, sum) instead of collecting, or add LIMIT',
+        'refused',
         { cause: err },
       );
     }
@@ -140,24 +195,39 @@ export async function runReadQuery(
   limits: ReadQueryLimits,
 ): Promise<ReadQueryResult> {
   const countLimit = Math.max(limits.countLimit ?? 10_000, limits.maxRows);
-  const now = running.get(graph) ?? 0;
-  if (now >= (limits.maxConcurrent ?? Number.POSITIVE_INFINITY)) {
-    throw new ReadQueryError(`${now} graph queries are running, the most this server runs at once; retry in a few seconds`, 'busy');
-  }
-  running.set(graph, now + 1);
+  let release: (() => void) | undefined;
   try {
+    release = await takeSlot(graph, limits.maxConcurrent ?? Number.POSITIVE_INFINITY);
     checkQueryText(cypher);
     checkRanges(codeOf(cypher), params);
     if (!(await graph.hasGraph(database))) {
       throw new ReadQueryError(`graph "${database}" does not exist on this server`, 'unknown-graph');
     }
     const session = graph.driver.session({ database, defaultAccessMode: neo4j.session.READ });
+    // The server's timeout marks the transaction; if it still runs a second later, terminate it
+    // by its tag and drop the connection, so no query outlives its timeout by more than that.
+    const tag = crypto.randomUUID();
+    const watchdog = setTimeout(() => {
+      void terminateTagged(graph, database, tag).finally(() => session.close().catch(() => {}));
+    }, limits.timeoutMs + STRAGGLER_GRACE_MS);
     try {
-      const txConfig = { timeout: limits.timeoutMs };
-      const explained = await session.executeRead((tx) => tx.run(EXPLAIN + cypher, params), txConfig);
+      const txConfig = { timeout: limits.timeoutMs, metadata: { graph_query: tag } };
+      // One attempt each, never the managed retries of executeRead: a query that failed on the
+      // memory limit (a transient error) must not run a second time.
+      const once = async <T>(work: (tx: Transaction) => Promise<T>): Promise<T> => {
+        const tx = session.beginTransaction(txConfig);
+        try {
+          const out = await work(tx);
+          await tx.commit();
+          return out;
+        } finally {
+          if (tx.isOpen()) await tx.rollback().catch(() => {});
+        }
+      };
+      const explained = await once((tx) => tx.run(EXPLAIN + cypher, params));
       checkPlan(explained.summary.queryType, explained.summary.plan as Plan | false, database);
 
-      return await session.executeRead(async (tx) => {
+      return await once(async (tx) => {
         const result = tx.run(cypher, params);
         const columns = [...(await result.keys())];
         const rows: Record<string, Json>[] = [];
@@ -195,14 +265,15 @@ export async function runReadQuery(
             ? { note: `${notes.join('; ')}; aggregate, project fewer properties or add LIMIT/ORDER BY to see what matters` }
             : {}),
         };
-      }, txConfig);
+      });
     } finally {
+      clearTimeout(watchdog);
       await session.close();
     }
   } catch (err) {
     throw toReadQueryError(err, limits);
   } finally {
-    running.set(graph, (running.get(graph) ?? 1) - 1);
+    release?.();
   }
 }
 

@@ -15,6 +15,8 @@ describe('checkRanges', () => {
     'RETURN size([x IN range(1, 3_000_000) | x]) AS n',
     'RETURN size([x IN RANGE (0, 0x7fffffff) | x]) AS n',
     'RETURN [x IN range($a, $b) | x] AS n',
+    'UNWIND range(1, 30000000) AS x WITH collect(toString(x)) AS xs RETURN size(xs)',
+    'UNWIND range(1, 30000000) AS x RETURN DISTINCT x % 7',
   ])('refuses %s', (q) => {
     expect(check(q, { a: 1, b: 10_000_000 })).toThrow(/refused: range\(.*at most 100000/);
   });
