@@ -88,7 +88,7 @@ const EnvSchema = z.object({
   SEARCH_NEIGHBORS: z.coerce.number().int().min(0).max(50).default(8),
   /** Node property whose string value is indexed (`/dev/build_vector_index`, `scripts/build-index`). */
   TEXT_PROPERTY: z.string().min(1).default('text'),
-  /** Chunks per index-build embedding batch (one CSV cache file and one write transaction each). */
+  /** Chunks per index-build embedding batch on average (content-defined boundaries, a quarter to twice this; one CSV cache file and one write transaction each). */
   INDEX_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(512),
   /** Lifetime of an index build's lock in ms; refreshed while the build runs, so a crash frees it after this. */
   INDEX_LOCK_TTL_MS: z.coerce.number().int().min(100).default(30_000),

@@ -1,6 +1,7 @@
 /**
  * The read side of the index build: text nodes streamed from the graph in a stable order, cut
- * into chunks and grouped into fixed-size embedding batches. Everything is pulled lazily, so at
+ * into chunks and grouped into embedding batches whose boundaries depend on the chunks around
+ * them, not on their position (see {@link chunkBatches}). Everything is pulled lazily, so at
  * any time only the current batch (plus the driver's fetch buffer) is in memory.
  *
  * Each chunk is indexed behind a one-line header naming its node (`Statin pathway (Pathway)`):
@@ -75,18 +76,36 @@ export async function* streamTextNodes(driver: Driver, database: string, prop: s
   }
 }
 
+/** 32-bit FNV-1a of a string: cheap, stable across runs and platforms. */
+function fnv1a(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
 /**
- * Cuts each node's text with `chunk` and yields batches of exactly `batchSize` chunks (the last
- * one may be smaller); each chunk's text is the node's header, a newline, then the piece (just
- * the piece for a node with no header). A node's chunks may span two batches; the grouping
- * depends only on the node order and the texts, so an unchanged graph always gives the same
- * batches.
+ * Cuts each node's text with `chunk` and yields batches of about `batchSize` chunks; each
+ * chunk's text is the node's header, a newline, then the piece (just the piece for a node with
+ * no header). A node's chunks may span two batches.
+ *
+ * Boundaries are content-defined: a batch closes after a chunk whose identity (node id and
+ * chunk number, not its text) hashes to 0 modulo `batchSize - min + 1`, once it holds at least
+ * `min = batchSize / 4` chunks, and at `2 × batchSize` chunks in any case. With fixed-size
+ * batches one inserted or deleted node shifted every later boundary, so every later batch key
+ * changed and the whole index was re-embedded; here the boundaries after an edit fall where
+ * they fell before, so only the batch around it (rarely two or three) changes. Hashing the
+ * identity rather than the text keeps an edited or renamed node's batch boundaries in place.
+ * The mean stays about `batchSize`; the bound of twice that keeps an embedding call's memory
+ * bounded (embedders cut it further into their own runs).
  */
 export async function* chunkBatches(
   nodes: AsyncIterable<TextNode>,
   chunk: (text: string) => string[],
   batchSize: number,
 ): AsyncGenerator<ChunkBatch> {
+  const min = Math.max(1, Math.floor(batchSize / 4));
+  const max = Math.max(1, batchSize * 2);
+  const modulus = batchSize - min + 1;
   let current: ChunkRef[] = [];
   let index = 0;
   let nodesDone = 0;
@@ -95,7 +114,8 @@ export async function* chunkBatches(
     const header = chunkHeader(node.displayName, node.labels);
     for (let i = 0; i < pieces.length; i++) {
       current.push({ nodeId: node.nodeId, chunk: i, text: header ? `${header}\n${pieces[i]!}` : pieces[i]! });
-      if (current.length === batchSize) {
+      const closes = current.length >= max || (current.length >= min && fnv1a(`${node.nodeId}#${i}`) % modulus === 0);
+      if (closes) {
         // A node whose last chunk closes the batch counts as done in it.
         const done = i === pieces.length - 1 ? nodesDone + 1 : nodesDone;
         yield { index: index++, chunks: current, nodesDone: done };

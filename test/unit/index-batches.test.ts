@@ -22,22 +22,48 @@ describe('chunkBatches', () => {
     { nodeId: 'd', text: 'd0|d1|d2|d3' },
   ];
 
-  it('yields fixed-size batches in node order, chunks spanning batch boundaries', async () => {
+  it('yields every chunk once, in node order, and counts the nodes finished by each batch', async () => {
     const batches = await collect(nodes, 3);
-    expect(batches.map((b) => b.chunks.map((c) => `${c.nodeId}${c.chunk}:${c.text}`))).toEqual([
-      ['a0:a0', 'a1:a1', 'a2:a2'],
-      ['c0:c0', 'd0:d0', 'd1:d1'],
-      ['d2:d2', 'd3:d3'],
+    expect(batches.flatMap((b) => b.chunks.map((c) => `${c.nodeId}${c.chunk}:${c.text}`))).toEqual([
+      'a0:a0',
+      'a1:a1',
+      'a2:a2',
+      'c0:c0',
+      'd0:d0',
+      'd1:d1',
+      'd2:d2',
+      'd3:d3',
     ]);
-    expect(batches.map((b) => b.index)).toEqual([0, 1, 2]);
-    // Nodes finished by the end of each batch: a; then b (no chunks) and c; then d.
-    expect(batches.map((b) => b.nodesDone)).toEqual([1, 3, 4]);
+    expect(batches.map((b) => b.index)).toEqual(batches.map((_, i) => i));
+    expect(batches.at(-1)!.nodesDone).toBe(4);
+    expect(await collect(nodes, 3)).toEqual(batches); // deterministic
   });
 
-  it('is deterministic and keeps a batch size exactly', async () => {
-    expect(await collect(nodes, 2)).toEqual(await collect(nodes, 2));
-    const sizes = (await collect(nodes, 2)).map((b) => b.chunks.length);
-    expect(sizes).toEqual([2, 2, 2, 2]);
+  /** 1,000 nodes of 1 to 5 chunks each. */
+  const many = (ids: number[], text = (id: number) => Array.from({ length: 1 + (id % 5) }, (_, k) => `n${id}c${k}`).join('|')) =>
+    ids.map((id) => ({ nodeId: `4:x:${id}`, text: text(id) }));
+  const keysOf = async (list: TextNode[], size: number) => new Set((await collect(list, size)).map((b) => JSON.stringify(b.chunks)));
+  const changed = (before: Set<string>, after: Set<string>) => [...after].filter((k) => !before.has(k)).length;
+  const ids = Array.from({ length: 1_000 }, (_, i) => i * 2);
+
+  it('keeps batches between a quarter of and twice batchSize, about batchSize on average', async () => {
+    const batches = await collect(many(ids), 32);
+    const sizes = batches.map((b) => b.chunks.length);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(64);
+    expect(Math.min(...sizes.slice(0, -1))).toBeGreaterThanOrEqual(8);
+    const mean = sizes.reduce((a, b) => a + b, 0) / sizes.length;
+    expect(mean).toBeGreaterThan(32 * 0.7);
+    expect(mean).toBeLessThan(32 * 1.3);
+  });
+
+  it('changes at most two batches when a node is inserted or deleted, and one when a text is edited', async () => {
+    const before = await keysOf(many(ids), 32);
+    const inserted = [...ids.slice(0, 500), 999, ...ids.slice(500)]; // an odd id between two others
+    expect(changed(before, await keysOf(many(inserted), 32))).toBeLessThanOrEqual(2);
+    const deleted = ids.filter((id) => id !== 1_000);
+    expect(changed(before, await keysOf(many(deleted), 32))).toBeLessThanOrEqual(2);
+    const edited = many(ids, (id) => Array.from({ length: 1 + (id % 5) }, (_, k) => `n${id}c${k}${id === 600 ? ' edited' : ''}`).join('|'));
+    expect(changed(before, await keysOf(edited, 32))).toBe(1);
   });
 
   it('yields nothing for a graph without text', async () => {
