@@ -11,7 +11,8 @@ import type { LlmClients } from '../llm/clients.js';
 import type { JobOutcome, JobRecord, JobStore } from '../store/jobs.js';
 import { sleep } from '../lib/timeout.js';
 import type { RateLimiter } from '../store/rate-limit.js';
-import { classify } from './router.js';
+import { describeLlmFailure, llmFailureOf } from '../llm/failure.js';
+import { classify, type RouterDecision } from './router.js';
 import type { ChatResponse, JobEvent, Message, TokenUsage } from '../contract/chat.js';
 import { addUsage } from '../llm/usage.js';
 import type { RouteHandler } from './types.js';
@@ -44,8 +45,7 @@ export function describeJobError(err: unknown): string {
   const e = err as { status?: unknown; message?: unknown; name?: unknown } | null;
   const message = typeof e?.message === 'string' && e.message ? e.message : String(err);
   if (typeof e?.status === 'number') return `the language model answered HTTP ${e.status}: ${message}`;
-  if (e?.name === 'APIConnectionError' || e?.name === 'APIConnectionTimeoutError')
-    return `the language model could not be reached: ${message}`;
+  if (llmFailureOf(err) === 'unreachable') return `the language model could not be reached: ${message}`;
   // A driver's own text names internal addresses (ECONNREFUSED 10.0.0.5:7687): the log has it.
   if (isDependencyDown(err)) return `${dependencyName(err)} is unavailable; try again shortly`;
   return message;
@@ -79,14 +79,31 @@ export async function runJob(
     const routerTarget = deps.llm.resolve('router', { provider: job.llm.router_provider, model: job.llm.router_model });
     const agentTarget = deps.llm.resolve('agent', { provider: job.llm.provider, model: job.llm.agent_model });
 
-    const decision = await classify(routerTarget, job.message, history, {
+    // A router model that cannot answer does not stop the chat: the question is answered by
+    // lookup, and `routing_done` says so and why.
+    let fallback: string | undefined;
+    const decision: RouterDecision = await classify(routerTarget, job.message, history, {
       threshold: config.RAG_CONFIDENCE_THRESHOLD,
       retryDelayMs: config.LLM_RETRY_DELAY_MS,
       signal,
+    }).catch((err: unknown) => {
+      const failure = signal.aborted ? null : llmFailureOf(err);
+      if (!failure) throw err;
+      fallback = describeLlmFailure(routerTarget, 'router', failure);
+      log.warn('router model failed; answering by lookup', { error: err });
+      return { route: 'lookup', confidence: 0, reasoning: `answered by lookup because ${fallback}`, token_usage: null };
     });
     await Promise.all([
       decision.token_usage ? recordUsage(decision.token_usage) : undefined,
-      emit({ type: 'routing_done', data: { route: decision.route, confidence: decision.confidence, reasoning: decision.reasoning } }),
+      emit({
+        type: 'routing_done',
+        data: {
+          route: decision.route,
+          confidence: decision.confidence,
+          reasoning: decision.reasoning,
+          ...(fallback ? { fallback: true } : {}),
+        },
+      }),
     ]);
 
     const handler = deps.handlers[decision.route];
@@ -99,6 +116,13 @@ export async function runJob(
       emit,
       recordUsage,
       signal,
+    }).catch((err: unknown) => {
+      const failure = signal.aborted || decision.route !== 'agent' ? null : llmFailureOf(err);
+      // An overloaded server keeps its own message (HTTP status, retries); the others get the fix.
+      if (failure && failure !== 'unavailable') throw new Error(describeLlmFailure(agentTarget, 'agent', failure), { cause: err });
+      // Neither model nor lookup could answer: say both, so the fix for each is in view.
+      if (fallback) throw new Error(`${fallback}; answering by lookup failed too: ${describeJobError(err)}`, { cause: err });
+      throw err;
     });
     const result: ChatResponse = {
       session_id: job.session_id,

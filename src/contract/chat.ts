@@ -69,7 +69,15 @@ const event = <T extends string, D extends z.ZodType>(type: T, data: D) => z.obj
 export const JobEventSchema = z
   .discriminatedUnion('type', [
     event('routing_started', z.object({})),
-    event('routing_done', z.object({ route: z.enum(ROUTES), confidence: z.number(), reasoning: z.string() })),
+    event(
+      'routing_done',
+      z.object({
+        route: z.enum(ROUTES),
+        confidence: z.number(),
+        reasoning: z.string(),
+        fallback: z.boolean().optional().describe('Extension: true when the router model failed and the job is answered by lookup'),
+      }),
+    ),
     event('agent_step', z.object({ iteration: z.number().int(), model: z.string() })),
     event('tool_call', z.object({ tool: z.string(), args: z.unknown() })),
     event('tool_result', z.object({ tool: z.string(), summary: z.string().describe('At most 200 characters') })),

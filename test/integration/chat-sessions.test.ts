@@ -1,6 +1,7 @@
 /** Session endpoints, the user's session list (order, lazy expiry) and job expiry. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeys, LIFETIMES } from '../../src/store/keys.js';
+import { routerReply } from '../helpers/llm-server.js';
 import { startHarness, type Harness } from './chat-harness.js';
 
 let h: Harness;
@@ -96,7 +97,7 @@ describe('one session', () => {
   });
 
   it('names a session without messages "New chat" and 404s unknown ones', async () => {
-    h.llm.script({ status: 500 });
+    h.llm.script(routerReply('agent', 0.95)); // no agent installed here: the job fails
     const sub = await h.submit('will fail');
     expect((await h.waitJob(sub.job_id)).status).toBe('error');
     const read = (await (await h.app.request(`/chat/session/${sub.session_id}`)).json()) as any;

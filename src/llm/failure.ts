@@ -1,0 +1,56 @@
+/**
+ * Why a language-model call failed, in terms a person can act on: nothing answered (connection
+ * refused, DNS, timeout), the server is overloaded (5xx, 429 after the retries), the key was
+ * refused (401/403) or the model is not there (404). The chat worker falls back to lookup when
+ * the router fails this way, and names the provider, address, model and fix when the agent does.
+ */
+import { APIConnectionError } from 'openai';
+import type { LlmRole } from './clients.js';
+import type { LlmTarget } from './types.js';
+
+/** The kinds of {@link llmFailureOf}. */
+export type LlmFailure = 'unreachable' | 'unavailable' | 'key-refused' | 'unknown-model';
+
+/** The HTTP status of an `openai` error, or of the 429 a retry wrapper gave up on. */
+function statusOf(err: unknown): number | undefined {
+  const e = err as { status?: unknown; cause?: { status?: unknown } } | null;
+  const s = e?.status ?? e?.cause?.status;
+  return typeof s === 'number' ? s : undefined;
+}
+
+/** The kind of failure `err` is, or null when it is not the model server's (e.g. a bad answer). */
+export function llmFailureOf(err: unknown): LlmFailure | null {
+  // The class, not `name`: the package's errors report the base class's name.
+  if (err instanceof APIConnectionError) return 'unreachable'; // includes APIConnectionTimeoutError
+  if (err instanceof Error && err.name === 'TimeoutError') return 'unreachable';
+  const status = statusOf(err);
+  if (status === 401 || status === 403) return 'key-refused';
+  if (status === 404) return 'unknown-model';
+  if (status === 429 || (status !== undefined && status >= 500)) return 'unavailable';
+  return null;
+}
+
+const MODEL_SETTING: Record<LlmRole, Record<LlmTarget['provider'], string>> = {
+  agent: { local: 'LOCAL_LLM_AGENT_MODEL', hosted: 'HOSTED_LLM_AGENT_MODEL' },
+  router: { local: 'LOCAL_LLM_ROUTER_MODEL', hosted: 'HOSTED_LLM_ROUTER_MODEL' },
+};
+
+/** One sentence naming what failed (provider, address, model) and the fix. */
+export function describeLlmFailure(target: Pick<LlmTarget, 'provider' | 'model' | 'client'>, role: LlmRole, failure: LlmFailure): string {
+  const where = `the ${role} model "${target.model}" (provider ${target.provider}, ${target.client.baseURL})`;
+  const local = target.provider === 'local';
+  switch (failure) {
+    case 'unreachable':
+      return local
+        ? `${where} could not be reached: start the model server (for Ollama: \`ollama serve\` and \`ollama pull ${target.model}\`), or use LLM_PROVIDER=hosted with HOSTED_LLM_API_KEY`
+        : `${where} could not be reached: check HOSTED_LLM_BASE_URL and the network`;
+    case 'unknown-model':
+      return local
+        ? `${where} is not on that server (HTTP 404): run \`ollama pull ${target.model}\`, or set ${MODEL_SETTING[role].local} to a model it has`
+        : `${where} does not exist there (HTTP 404): set ${MODEL_SETTING[role].hosted} to a model of your provider`;
+    case 'key-refused':
+      return `${where} refused the API key (HTTP 401/403): set HOSTED_LLM_API_KEY to a valid key`;
+    case 'unavailable':
+      return `${where} is overloaded or failing (HTTP 5xx, or 429 after the retries); try again shortly`;
+  }
+}

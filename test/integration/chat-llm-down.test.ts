@@ -1,0 +1,93 @@
+/**
+ * Chat without a language model: a router model that cannot answer (nothing listening, a
+ * server that hangs, 404 for the model, 5xx) leaves the job answered by lookup, saying so; an
+ * agent model that cannot answer ends the job with an error naming the provider, the address,
+ * the model and the fix.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { createAgentHandler } from '../../src/agent/handler.js';
+import type { RouteHandler } from '../../src/chat/types.js';
+import { routerReply } from '../helpers/llm-server.js';
+import { startHarness, type Harness } from './chat-harness.js';
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+const routing = async (jobId: string) => {
+  const res = await h!.stream(jobId);
+  return res.frames.find((f) => f.event === 'routing_done')?.data as { route: string; reasoning: string; fallback?: boolean };
+};
+
+describe('router model down: answered by lookup', () => {
+  it('when nothing listens at the model address', async () => {
+    h = await startHarness({ env: { LOCAL_LLM_BASE_URL: 'http://127.0.0.1:1/v1' } });
+    const job = await h.waitJob((await h.submit('Who is Ada?')).job_id);
+    expect(job.status).toBe('done');
+    expect(job.result.route_taken).toBe('lookup');
+    expect(job.result.sources.length).toBeGreaterThan(0);
+    const done = await routing(job.job_id);
+    expect(done).toMatchObject({ route: 'lookup', fallback: true });
+    expect(done.reasoning).toMatch(/router model "qwen2\.5:1\.5b" \(provider local, http:\/\/127\.0\.0\.1:1\/v1\) could not be reached/);
+    expect(done.reasoning).toContain('ollama serve');
+  });
+
+  it('when the model server hangs past LLM_TIMEOUT_MS', async () => {
+    h = await startHarness({ env: { LLM_TIMEOUT_MS: '300' } });
+    h.llm.script({ ...routerReply('agent', 0.9), latencyMs: 3_000 });
+    const job = await h.waitJob((await h.submit('Who is Ada?')).job_id);
+    expect(job).toMatchObject({ status: 'done', result: { route_taken: 'lookup' } });
+  });
+
+  it('when the server does not have the router model (404), or fails (500)', async () => {
+    h = await startHarness();
+    for (const status of [404, 500]) {
+      h.llm.script({ status, content: 'model "qwen2.5:1.5b" not found, try pulling it first' });
+      const job = await h.waitJob((await h.submit(`Who is Ada (${status})?`)).job_id);
+      expect(job).toMatchObject({ status: 'done', result: { route_taken: 'lookup' } });
+      const done = await routing(job.job_id);
+      expect(done.reasoning).toMatch(status === 404 ? /ollama pull qwen2\.5:1\.5b/ : /overloaded or failing/);
+    }
+  });
+
+  it('says both fixes when there is no index to look up either', async () => {
+    h = await startHarness({ env: { LOCAL_LLM_BASE_URL: 'http://127.0.0.1:1/v1' }, realSearch: true });
+    const job = await h.waitJob((await h.submit('Who is Ada?')).job_id);
+    expect(job.status).toBe('error');
+    expect(job.error).toMatch(/could not be reached.*; answering by lookup failed too: .*index/);
+  });
+});
+
+/** A harness whose agent is the real one. */
+async function withAgent() {
+  let agent: RouteHandler = async () => ({ answer: '', sources: [], token_usage: null });
+  const harness = await startHarness({ handlers: { agent: (input) => agent(input) } });
+  agent = createAgentHandler({
+    graph: harness.deps.graph,
+    search: harness.searcher,
+    skeleton: harness.deps.skeleton,
+    config: harness.deps.config,
+  });
+  return harness;
+}
+
+describe('agent model down: an error that says what to do', () => {
+  it('names the model and `ollama pull` when the server does not have it (404)', async () => {
+    h = await withAgent();
+    h.llm.script(routerReply('agent', 0.95), { status: 404, content: 'model "qwen2.5:7b" not found' });
+    const job = await h.waitJob((await h.submit('How are Ada and Alan connected?')).job_id);
+    expect(job.status).toBe('error');
+    expect(job.error).toMatch(
+      /^the agent model "qwen2\.5:7b" \(provider local, http:\/\/127\.0\.0\.1:\d+\/v1\) is not on that server \(HTTP 404\): run `ollama pull qwen2\.5:7b`/,
+    );
+  });
+
+  it('says the key was refused (401)', async () => {
+    h = await withAgent();
+    h.llm.script(routerReply('agent', 0.95), { status: 401, content: 'invalid api key' });
+    const job = await h.waitJob((await h.submit('How are Ada and Alan connected?')).job_id);
+    expect(job.error).toMatch(/refused the API key \(HTTP 401\/403\): set HOSTED_LLM_API_KEY/);
+  });
+});
