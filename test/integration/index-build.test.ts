@@ -122,18 +122,23 @@ describe('POST /dev/build_vector_index', () => {
     // average, at most 2 (fixed-size: 48 on average, up to all of them).
     await q('MATCH (n) WHERE elementId(n) = $id DETACH DELETE n', { id: ids[20] });
     const body = await (await build({ graph_name: 'neo4j', model: MODEL })).json();
-    expect(body.batches_total).toBeGreaterThan(6);
-    expect(body.batches_computed).toBeLessThanOrEqual(2);
+    expect(body.batches_total).toBeGreaterThan(5);
+    // Usually 1 or 2; a third only when the merged batch passes the 2× bound and is cut again.
+    expect(body.batches_computed).toBeLessThanOrEqual(3);
   });
 
-  it('re-embeds exactly the batch of a renamed node, and full-text search finds the new name', async () => {
+  it('re-embeds exactly the batches of a renamed node, and full-text search finds the new name', async () => {
     const before = await q(`MATCH (c:${quoteName(chunkLabel(f.index))}) RETURN c.batch AS b, count(*) AS n`);
+    // Its chunks sit in one batch, or two when a boundary falls inside the node.
+    const [own] = await q(`MATCH (c:${quoteName(chunkLabel(f.index))} {nodeId: $id}) RETURN count(DISTINCT c.batch) AS n`, { id: ids[12] });
+    const spanned = own!.n as number;
+    expect([1, 2]).toContain(spanned);
     await q('MATCH (n) WHERE elementId(n) = $id SET n.displayName = $name', { id: ids[12], name: 'Quetzalcoatlus wingspan' });
     const body = await (await build({ graph_name: 'neo4j', model: MODEL })).json();
-    expect(body.batches_computed).toBe(1);
-    expect(body.batches_skipped).toBe(body.batches_total - 1);
+    expect(body.batches_computed).toBe(spanned);
+    expect(body.batches_skipped).toBe(body.batches_total - spanned);
     const after = await q(`MATCH (c:${quoteName(chunkLabel(f.index))}) RETURN c.batch AS b, count(*) AS n`);
-    expect(after.filter((r) => !before.some((o) => o.b === r.b))).toHaveLength(1);
+    expect(after.filter((r) => !before.some((o) => o.b === r.b))).toHaveLength(spanned);
     const hits = await deps.search.search({ query: 'quetzalcoatlus', graph: 'neo4j', model: MODEL, topK: 3, mode: 'fulltext' });
     expect(hits.map((h) => h.text)).toEqual([texts[12]]);
     const headers = await q(`MATCH (c:${quoteName(chunkLabel(f.index))} {nodeId: $id}) RETURN c.chunkText AS t`, { id: ids[12] });
