@@ -18,11 +18,13 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { readRequestBody, requestBodyTooLargeMessage } from '@modelcontextprotocol/sdk/server/requestBody.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { type McpContextDeps, registerGraphContext } from './context.js';
+import { createEventStore } from './event-store.js';
 import { createMcpSessionStore } from './sessions.js';
 import { registerGraphTools, type McpToolDeps } from './tools.js';
 
 /** What the endpoint uses from the app's dependencies. */
-export type McpHttpDeps = McpToolDeps;
+export type McpHttpDeps = McpToolDeps & McpContextDeps;
 
 /** A mounted MCP endpoint. */
 export interface McpHttpHandler {
@@ -35,7 +37,8 @@ export interface McpHttpHandler {
 const SERVER_INFO = { name: 'graph-chat', version: '0.1.0' };
 const INSTRUCTIONS =
   'Tools over a Neo4j graph whose nodes carry text. Start with vector_search to find the nodes a question is about, ' +
-  'then use graph_query (read-only Cypher) to follow their relationships, count or filter.';
+  'then use graph_query (read-only Cypher) to follow their relationships, count or filter. ' +
+  'The resource graph://<graph>/schema lists labels, relationships and properties; the prompt answer-from-graph shows the way.';
 
 /** A JSON-RPC error response, shaped like the SDK transport's own. */
 export function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
@@ -59,6 +62,7 @@ export function createMcpHandler(deps: McpHttpDeps): McpHttpHandler {
   const newServer = () => {
     const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS });
     registerGraphTools(server, deps);
+    registerGraphContext(server, deps);
     return server;
   };
 
@@ -67,6 +71,7 @@ export function createMcpHandler(deps: McpHttpDeps): McpHttpHandler {
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),
       maxRequestBodySize,
+      eventStore: createEventStore(),
       onsessioninitialized: (id) => {
         sessions.add(id, { server, transport }, client);
         log.info('mcp session opened', { session: id, sessions: sessions.size });

@@ -41,7 +41,10 @@ export function graphQueryDescription(limits?: ReadQueryLimits): string {
 }
 
 /** The text to search for (`query` for the agent, `sentence` on MCP). */
-export const searchTextField = z.string().min(1).describe('What to look for, in natural language: a phrase, a question or a sentence.');
+export const searchTextField = z
+  .string()
+  .regex(/\S/, 'must contain a word, not only spaces')
+  .describe('What to look for, in natural language: a phrase, a question or a sentence.');
 
 /** `top_k` of `vector_search`, 1..MAX_TOP_K; the description names the default when given. */
 export function topKField(defaultTopK?: number) {

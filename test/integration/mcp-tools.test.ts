@@ -198,3 +198,30 @@ describe('MCP tools when things are missing', () => {
     }
   });
 });
+
+describe('what agents need besides the tools', () => {
+  it('offers the graph schema as a resource, without index internals', async () => {
+    const { resources } = await client.listResources();
+    expect(resources).toEqual([expect.objectContaining({ uri: 'graph://neo4j/schema', mimeType: 'text/markdown' })]);
+    const read = await client.readResource({ uri: 'graph://neo4j/schema' });
+    const text = (read.contents[0] as { text: string }).text;
+    expect(text).toContain(f.label);
+    expect(text).not.toContain('__Chunk');
+    const unknown = await client.readResource({ uri: 'graph://nope/schema' });
+    expect((unknown.contents[0] as { text: string }).text).toMatch(/There is no graph "nope"/);
+  });
+
+  it('offers a prompt that tells an agent how to use the two tools together', async () => {
+    const { prompts } = await client.listPrompts();
+    expect(prompts.map((p) => p.name)).toEqual(['answer-from-graph']);
+    const got = await client.getPrompt({ name: 'answer-from-graph', arguments: { question: 'Who knows Ada?' } });
+    const text = (got.messages[0]!.content as { text: string }).text;
+    expect(text).toMatch(/graph:\/\/neo4j\/schema[\s\S]*vector_search[\s\S]*graph_query[\s\S]*Question: Who knows Ada\?/);
+  });
+
+  it('refuses a sentence of only spaces', async () => {
+    const res = await call('vector_search', { sentence: '   ' });
+    expect(res.isError).toBe(true);
+    expect(textOf(res)).toMatch(/not only spaces at sentence/);
+  });
+});

@@ -51,6 +51,28 @@ describe('stateful sessions', () => {
     await client.close();
   });
 
+  it('gives each event of a POST stream an id, and replays what came after one on a GET with Last-Event-ID', async () => {
+    const { client, transport } = await connectClient(srv.url);
+    const headers = { 'mcp-session-id': transport.sessionId!, 'mcp-protocol-version': '2025-11-25' };
+    const res = await rawPost(srv.url, toolCall(11, 'RETURN 11 AS x'), headers);
+    const text = await res.text();
+    const ids = [...text.matchAll(/^id: (.+)$/gm)].map((m) => m[1]!);
+    expect(ids).toHaveLength(2); // a priming event (protocol 2025-11-25), then the answer
+    expect(text).toContain('"rows":[{"x":11}]');
+    // Resuming after the priming event replays the answer, with its id.
+    const ac = new AbortController();
+    const replay = await fetch(srv.url, {
+      headers: { ...headers, accept: 'text/event-stream', 'last-event-id': ids[0]! },
+      signal: ac.signal,
+    });
+    const reader = replay.body!.getReader();
+    let got = '';
+    while (!got.includes('"x":11')) got += new TextDecoder().decode((await reader.read()).value);
+    ac.abort();
+    expect(got).toContain(`id: ${ids[1]}`);
+    await client.close();
+  });
+
   it('gives a raw session its SSE stream on GET (one per session) and ends it on DELETE', async () => {
     const init = await rawPost(srv.url, INIT);
     const sid = init.headers.get('mcp-session-id')!;

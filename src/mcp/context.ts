@@ -1,0 +1,68 @@
+/**
+ * What an outside agent needs besides the two tools: the graph's skeleton as a resource
+ * (`graph://<graph>/schema`: labels with counts, relationship patterns, property names and
+ * types, dialect notes; index internals left out, as the chat agent's prompt has it) and a
+ * prompt that says how to use `vector_search` and `graph_query` together.
+ */
+import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import type { AppDeps } from '../deps.js';
+
+/** What the resource and the prompt read. */
+export type McpContextDeps = Pick<AppDeps, 'config' | 'graph' | 'skeleton'>;
+
+/** The schema resource's URI for `graph`. */
+export const schemaUri = (graph: string) => `graph://${encodeURIComponent(graph)}/schema`;
+
+const HOW_TO = (graph: string) =>
+  [
+    `You answer questions about the Neo4j graph "${graph}" with two read-only tools.`,
+    `1. Read the resource ${schemaUri(graph)} first: it lists the labels, relationship patterns and properties you can use in Cypher.`,
+    '2. Call vector_search with the question (or the names in it) to find the nodes it is about; each result has a dbId, labels, a score and some of its relationships.',
+    '3. Call graph_query to go from those nodes to the answer: anchor on them with `MATCH (n) WHERE id(n) = $id`, follow relationships, count, filter. Pass values as parameters, aggregate, and add LIMIT; results are capped.',
+    '4. If a query fails, read the error, fix the query and try again. Answer from what the tools returned, and say when they did not contain the answer.',
+  ].join('\n');
+
+/** Registers the schema resource and the `answer-from-graph` prompt on `server`. */
+export function registerGraphContext(server: McpServer, deps: McpContextDeps): void {
+  const { config } = deps;
+  server.registerResource(
+    'graph-schema',
+    new ResourceTemplate('graph://{graph}/schema', {
+      list: async () => ({
+        resources: [{ uri: schemaUri(config.GRAPHDB_GRAPH), name: `${config.GRAPHDB_GRAPH} schema`, mimeType: 'text/markdown' }],
+      }),
+    }),
+    {
+      title: 'Graph schema',
+      description: 'Labels with counts, relationship patterns, property names and types of a graph, and notes on its Cypher dialect.',
+      mimeType: 'text/markdown',
+    },
+    async (uri, { graph }) => {
+      const name = decodeURIComponent(String(graph));
+      const text = (await deps.graph.hasGraph(name).catch(() => false))
+        ? ((await deps.skeleton.current(name)) ?? 'The schema could not be read: the graph database is unavailable; try again shortly.')
+        : `There is no graph "${name}" on this server; the configured one is "${config.GRAPHDB_GRAPH}" (${schemaUri(config.GRAPHDB_GRAPH)}).`;
+      return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text }] };
+    },
+  );
+  server.registerPrompt(
+    'answer-from-graph',
+    {
+      title: 'Answer a question from the graph',
+      description: 'How to use vector_search and graph_query together to answer a question about the graph.',
+      argsSchema: { question: z.string().optional().describe('The question to answer') },
+    },
+    ({ question }) => ({
+      messages: [
+        {
+          role: 'user',
+          content: {
+            type: 'text',
+            text: question ? `${HOW_TO(config.GRAPHDB_GRAPH)}\n\nQuestion: ${question}` : HOW_TO(config.GRAPHDB_GRAPH),
+          },
+        },
+      ],
+    }),
+  );
+}
