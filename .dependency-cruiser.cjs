@@ -3,7 +3,7 @@
  * module importing one from a higher layer. Layers, lowest first (README, "Architecture"):
  *
  *   lib ← contract ← config/errors ← graph, embeddings ← vector-index, store, llm ← deps
- *     ← tools, chat, agent, mcp ← routes ← app ← ui ← server ← runtime, cli
+ *     ← tools, chat, agent, mcp, status ← routes ← app ← ui ← server ← runtime, cli
  *
  * A module may import its own layer and any below it. Type-only imports count too: a type
  * from above is still knowledge of what is above.
@@ -15,7 +15,7 @@ const LAYERS = [
   ['^src/graph/', '^src/embeddings/'],
   ['^src/vector-index/', '^src/store/', '^src/llm/'],
   ['^src/deps\\.ts$'],
-  ['^src/tools/', '^src/chat/', '^src/agent/', '^src/mcp/'],
+  ['^src/tools/', '^src/chat/', '^src/agent/', '^src/mcp/', '^src/status/'],
   ['^src/routes/'],
   ['^src/app\\.ts$'],
   ['^src/ui/'],

@@ -19,6 +19,7 @@ import { healthRoutes } from './routes/health.js';
 import { indexBuildRoutes } from './routes/index-build.js';
 import { mcpRoutes } from './routes/mcp.js';
 import { queryRoutes } from './routes/query.js';
+import { statusRoutes } from './routes/status.js';
 import { vectorRoutes } from './routes/vector.js';
 
 /** Builds the API application. */
@@ -71,6 +72,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
 
   app.route('/', healthRoutes(deps));
   app.route('/', configRoutes(deps));
+  app.route('/', statusRoutes(deps));
   app.route('/', queryRoutes());
   app.route('/', indexBuildRoutes(deps));
   app.route('/', vectorRoutes(deps));

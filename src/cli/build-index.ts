@@ -5,7 +5,6 @@
  * `EMBEDDING_MODEL`, `INDEX_BATCH_SIZE`. The text property is `TEXT_PROPERTY` from the
  * environment, deliberately not a flag: the server's searches read the same variable.
  */
-import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
 import { createEmbeddersFromConfig } from '../embeddings/embedders.js';
 import { buildVectorIndex } from '../vector-index/index-build.js';
@@ -13,36 +12,16 @@ import { AppError, toAppError } from '../errors.js';
 import { createGraphStore } from '../graph/driver.js';
 import { createLogger } from '../lib/log.js';
 import { createKvStore } from '../store/redis.js';
-import type { Command } from './command.js';
+import { parseOptions, type Command } from './command.js';
 import { createProgressPrinter } from './progress.js';
 
 const USAGE =
   'usage: scripts/build-index [--graph <name>] [--model <name>] [--batch-size <n>]  (env: TEXT_PROPERTY, GRAPHDB_*, KVSTORE_URL, DATA_DIR, MODELS_DIR)';
 
-const parse = (args: string[]) =>
-  parseArgs({
-    args,
-    options: {
-      graph: { type: 'string' },
-      model: { type: 'string' },
-      'batch-size': { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-
 /** Runs one build; exit code 0 on success, 1 on a build failure, 2 on bad arguments. */
 export const buildIndexCommand: Command = async (args, env) => {
-  let values: ReturnType<typeof parse>['values'];
-  try {
-    ({ values } = parse(args));
-  } catch (err) {
-    console.error(`${(err as Error).message}\n${USAGE}`);
-    return 2;
-  }
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
+  const values = parseOptions(args, ['graph', 'model', 'batch-size'], USAGE);
+  if (typeof values === 'number') return values;
   const batchSize = values['batch-size'] === undefined ? undefined : Number(values['batch-size']);
   if (batchSize !== undefined && !(Number.isInteger(batchSize) && batchSize > 0)) {
     console.error(`--batch-size must be a positive integer\n${USAGE}`);

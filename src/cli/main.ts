@@ -7,10 +7,12 @@ import { describeStartError } from '../config.js';
 import { buildIndexCommand } from './build-index.js';
 import type { Command } from './command.js';
 import { loadSampleCommand } from './load-sample.js';
+import { statusCommand } from './status.js';
 
 const COMMANDS: Record<string, Command> = {
   'build-index': buildIndexCommand,
   'load-sample': loadSampleCommand,
+  status: statusCommand,
 };
 
 const [name, ...args] = process.argv.slice(2);

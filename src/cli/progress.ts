@@ -1,9 +1,9 @@
 /**
  * Progress output of `build-index`: a redrawn bar on a terminal (chunks done, rate, ETA), plain
- * lines every few seconds otherwise (logs, CI, pipes). The ETA is estimated from source nodes
- * done, the only quantity whose total is known before the texts are chunked.
+ * lines every few seconds otherwise (logs, CI, pipes). The figures come from the same tracker as
+ * the HTTP build's event stream (src/vector-index/progress.ts).
  */
-import type { BuildProgress } from '../vector-index/index-build.js';
+import { progressEvery, type ProgressView } from '../vector-index/progress.js';
 
 /** Options of {@link createProgressPrinter}. */
 export interface ProgressPrinterOptions {
@@ -27,53 +27,40 @@ export function formatDuration(seconds: number): string {
 
 const num = (n: number) => Math.round(n).toLocaleString('en-US');
 
-/** One progress description: percentage, chunks, rate, ETA, batches. */
-export function describeProgress(p: BuildProgress, elapsedSeconds: number): { fraction: number; text: string } {
-  if (p.phase === 'cleanup') return { fraction: 1, text: `removing stale chunks · ${num(p.chunksDone)} chunks` };
-  if (p.phase === 'indexing' || p.phase === 'done') {
-    return { fraction: p.indexPercent / 100, text: `vector index ${p.indexPercent.toFixed(0)}% online · ${num(p.chunksDone)} chunks` };
-  }
-  const fraction = p.nodesTotal ? Math.min(1, p.nodesDone / p.nodesTotal) : 0;
-  const rate = elapsedSeconds > 0 ? p.chunksDone / elapsedSeconds : 0;
-  const eta = fraction > 0 ? (elapsedSeconds * (1 - fraction)) / fraction : NaN;
-  const text =
-    `${num(p.chunksDone)} chunks · ${num(rate)} chunks/s · ETA ${formatDuration(eta)} · ` +
-    `nodes ${num(p.nodesDone)}/${num(p.nodesTotal)} · batches ${p.batchesComputed} embedded, ${p.batchesSkipped} cached`;
-  return { fraction, text };
+/** One progress line: chunks, rate, ETA, batches (or the phase after embedding). */
+export function describeProgress(v: ProgressView): string {
+  if (v.phase === 'cleanup') return `removing stale chunks · ${num(v.chunks_done)} chunks`;
+  if (v.phase === 'indexing' || v.phase === 'done')
+    return `vector index ${v.index_percent.toFixed(0)}% online · ${num(v.chunks_done)} chunks`;
+  return (
+    `${num(v.chunks_done)} chunks · ${num(v.chunks_per_second)} chunks/s · ETA ${formatDuration(v.eta_seconds ?? NaN)} · ` +
+    `nodes ${num(v.nodes_done)}/${num(v.nodes_total)} · batches ${v.batches_computed} embedded, ${v.batches_skipped} cached`
+  );
 }
 
 /** A progress callback for `buildVectorIndex`, plus `finish()` to end the bar's line. */
 export function createProgressPrinter(opts: ProgressPrinterOptions = {}) {
   const out = opts.stream ?? process.stderr;
-  const now = opts.now ?? (() => performance.now());
-  const started = now();
   const tty = Boolean(out.isTTY);
   const every = (opts.lineEverySeconds ?? 2) * 1000;
-  let lastDraw = -Infinity;
-  let lastPhase = '';
   let drawn = false;
 
-  const onProgress = (p: BuildProgress) => {
-    const t = now();
-    const phaseChanged = p.phase !== lastPhase;
-    if (!phaseChanged && t - lastDraw < (tty ? 100 : every)) return;
-    lastDraw = t;
-    lastPhase = p.phase;
-    const { fraction, text } = describeProgress(p, (t - started) / 1000);
-    const pct = `${(fraction * 100).toFixed(0).padStart(3)}%`;
+  const draw = (view: ProgressView) => {
+    const text = describeProgress(view);
+    const pct = `${view.percent.toFixed(0).padStart(3)}%`;
     if (!tty) {
-      out.write(`build-index: ${p.phase} ${pct} ${text}\n`);
+      out.write(`build-index: ${view.phase} ${pct} ${text}\n`);
       return;
     }
     const width = 24;
-    const full = Math.round(fraction * width);
+    const full = Math.round((view.percent / 100) * width);
     const line = `[${'█'.repeat(full)}${'░'.repeat(width - full)}] ${pct} ${text}`;
     const cols = out.columns ?? 120;
     out.write(`\r${line.slice(0, cols - 1).padEnd(Math.min(cols - 1, line.length))}\x1b[K`);
     drawn = true;
   };
   return {
-    onProgress,
+    onProgress: progressEvery(tty ? 100 : every, draw, opts.now),
     finish() {
       if (tty && drawn) out.write('\n');
     },

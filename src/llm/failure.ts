@@ -35,22 +35,39 @@ const MODEL_SETTING: Record<LlmRole, Record<LlmTarget['provider'], string>> = {
   router: { local: 'LOCAL_LLM_ROUTER_MODEL', hosted: 'HOSTED_LLM_ROUTER_MODEL' },
 };
 
-/** One sentence naming what failed (provider, address, model) and the fix. */
-export function describeLlmFailure(target: Pick<LlmTarget, 'provider' | 'model' | 'client'>, role: LlmRole, failure: LlmFailure): string {
-  const where = `the ${role} model "${target.model}" (provider ${target.provider}, ${target.client.baseURL})`;
+/**
+ * What to do about `failure` of the `role` model: a command or a setting. Shared by job errors
+ * and the readiness report (`GET /status`), so both say the same thing.
+ */
+export function llmFailureFix(target: Pick<LlmTarget, 'provider' | 'model'>, role: LlmRole, failure: LlmFailure): string {
   const local = target.provider === 'local';
   switch (failure) {
     case 'unreachable':
       return local
-        ? `${where} could not be reached: start the model server (for Ollama: \`ollama serve\` and \`ollama pull ${target.model}\`), or use LLM_PROVIDER=hosted with HOSTED_LLM_API_KEY`
-        : `${where} could not be reached: check HOSTED_LLM_BASE_URL and the network`;
+        ? `start the model server (for Ollama: \`ollama serve\` and \`ollama pull ${target.model}\`), or use LLM_PROVIDER=hosted with HOSTED_LLM_API_KEY`
+        : 'check HOSTED_LLM_BASE_URL and the network';
     case 'unknown-model':
       return local
-        ? `${where} is not on that server (HTTP 404): run \`ollama pull ${target.model}\`, or set ${MODEL_SETTING[role].local} to a model it has`
-        : `${where} does not exist there (HTTP 404): set ${MODEL_SETTING[role].hosted} to a model of your provider`;
+        ? `run \`ollama pull ${target.model}\`, or set ${MODEL_SETTING[role].local} to a model it has`
+        : `set ${MODEL_SETTING[role].hosted} to a model of your provider`;
     case 'key-refused':
-      return `${where} refused the API key (HTTP 401/403): set HOSTED_LLM_API_KEY to a valid key`;
+      return 'set HOSTED_LLM_API_KEY to a valid key';
     case 'unavailable':
-      return `${where} is overloaded or failing (HTTP 5xx, or 429 after the retries); try again shortly`;
+      return 'try again shortly';
   }
+}
+
+const FOUND: Record<LlmFailure, string> = {
+  unreachable: 'could not be reached',
+  'unknown-model': 'is not on that server (HTTP 404)',
+  'key-refused': 'refused the API key (HTTP 401/403)',
+  unavailable: 'is overloaded or failing (HTTP 5xx, or 429 after the retries)',
+};
+
+/** One sentence naming what failed (provider, address, model) and the fix. */
+export function describeLlmFailure(target: Pick<LlmTarget, 'provider' | 'model' | 'client'>, role: LlmRole, failure: LlmFailure): string {
+  const where = `the ${role} model "${target.model}" (provider ${target.provider}, ${target.client.baseURL})`;
+  const sep = failure === 'unavailable' ? '; ' : ': ';
+  const found = failure === 'unknown-model' && target.provider === 'hosted' ? 'does not exist there (HTTP 404)' : FOUND[failure];
+  return `${where} ${found}${sep}${llmFailureFix(target, role, failure)}`;
 }

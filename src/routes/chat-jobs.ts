@@ -5,7 +5,7 @@ import { openJobEventStream, parseLastEventId } from '../chat/sse.js';
 import type { AppDeps } from '../deps.js';
 import { AppError } from '../errors.js';
 import { AnonHeaderSchema, mayUse, resolveUser } from './chat-identity.js';
-import { UNAVAILABLE_PROBLEM, createRouter, issuedIdSchema, problem } from './openapi.js';
+import { SSE_HEADERS, UNAVAILABLE_PROBLEM, createRouter, issuedIdSchema, problem } from './openapi.js';
 
 const JobParamsSchema = z.object({ job_id: issuedIdSchema('job_id') });
 
@@ -95,14 +95,6 @@ export function chatJobRoutes(deps: AppDeps) {
         signal: c.req.raw.signal,
       });
       if (!stream) throw notFound(job_id);
-      return new Response(stream, {
-        status: 200,
-        headers: {
-          'content-type': 'text/event-stream; charset=utf-8',
-          'cache-control': 'no-cache, no-transform',
-          // Proxies (nginx) must not buffer the stream.
-          'x-accel-buffering': 'no',
-        },
-      }) as never;
+      return new Response(stream, { status: 200, headers: SSE_HEADERS }) as never;
     });
 }

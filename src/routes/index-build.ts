@@ -1,12 +1,19 @@
 /**
  * `POST /dev/build_vector_index`: builds (or brings up to date) the vector index of a graph for
  * one model. Same code path as `scripts/build-index`; the request waits for the whole build.
+ * With `Accept: text/event-stream` the answer is a stream of `progress` events (the same figures
+ * as the CLI's progress bar) ending with a `result` event carrying the contract's body, or an
+ * `error` event carrying a problem. Checks that fail before the build starts (unknown model or
+ * graph, a build already running, a database down) still answer with their status code.
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import type { AppDeps } from '../deps.js';
-import { buildVectorIndex } from '../vector-index/index-build.js';
+import { toAppError, toProblem } from '../errors.js';
+import type { Logger } from '../lib/log.js';
+import { buildVectorIndex, type BuildIndexResult, type BuildProgress } from '../vector-index/index-build.js';
+import { progressEvery } from '../vector-index/progress.js';
 import { ModelNameSchema } from '../contract/models.js';
-import { BODY_PROBLEMS, createRouter, inRequest, problem } from './openapi.js';
+import { BODY_PROBLEMS, createRouter, inRequest, problem, SSE_HEADERS } from './openapi.js';
 
 const BuildIndexRequestSchema = z
   .object({
@@ -25,6 +32,18 @@ const BuildIndexResponseSchema = z
   })
   .openapi('BuildIndexResponse');
 
+const ProgressEventSchema = z
+  .object({
+    event: z.enum(['progress', 'result', 'error']),
+    data: z.string().openapi({
+      description:
+        'JSON. `progress`: {phase (embedding, cleanup, indexing, done), percent (of the whole build, never decreasing), ' +
+        'nodes_done, nodes_total, chunks_done, batches_done, batches_computed, batches_skipped, index_percent, ' +
+        'elapsed_seconds, chunks_per_second, eta_seconds}; `result`: the JSON response body; `error`: a problem',
+    }),
+  })
+  .openapi('BuildProgressEvent');
+
 const route = createRoute({
   method: 'post',
   path: '/dev/build_vector_index',
@@ -33,10 +52,18 @@ const route = createRoute({
   description:
     'Embeds the text of every node that has the text property (`TEXT_PROPERTY`, default `text`) into ' +
     'a Neo4j vector index. Idempotent: batches cached under `DATA_DIR` are skipped, so an interrupted ' +
-    'build can simply be re-run. `batches_computed + batches_skipped = batches_total`.',
+    'build can simply be re-run. `batches_computed + batches_skipped = batches_total`. With `Accept: text/event-stream` ' +
+    'the answer streams `progress` events (at most four a second, and at every phase change) and ends with a `result` ' +
+    'event holding this body, or an `error` event holding a problem; the build goes on if the client leaves.',
   request: { body: { required: true, content: { 'application/json': { schema: BuildIndexRequestSchema } } } },
   responses: {
-    200: { description: 'Index built and online', content: { 'application/json': { schema: BuildIndexResponseSchema } } },
+    200: {
+      description: 'Index built and online (or, when asked for, a stream of its progress)',
+      content: {
+        'application/json': { schema: BuildIndexResponseSchema },
+        'text/event-stream': { schema: ProgressEventSchema },
+      },
+    },
     ...BODY_PROBLEMS,
     404: problem('Unknown graph'),
     409: problem('A build of that index is already running'),
@@ -45,23 +72,90 @@ const route = createRoute({
   },
 });
 
-/** Index build routes; the build's own progress hook is not used over HTTP. */
+const resultBody = (r: BuildIndexResult): BuildIndexResult => ({
+  index_name: r.index_name,
+  total_chunks: r.total_chunks,
+  batches_total: r.batches_total,
+  batches_computed: r.batches_computed,
+  batches_skipped: r.batches_skipped,
+});
+
+/** Progress events at most this often (a phase change is always sent). */
+const PROGRESS_EVERY_MS = 250;
+
+/**
+ * Runs the build and streams it. Resolves once the build reported its first progress (the lock
+ * is held, the model and graph exist), so earlier failures reject and become ordinary errors.
+ */
+async function streamBuild(start: (onProgress: (p: BuildProgress) => void) => Promise<BuildIndexResult>, pingMs: number, log: Logger) {
+  const enc = new TextEncoder();
+  let ctrl: ReadableStreamDefaultController<Uint8Array> | undefined;
+  let open = true;
+  let id = 0;
+  const send = (chunk: string) => {
+    if (!open) return;
+    try {
+      ctrl?.enqueue(enc.encode(chunk));
+    } catch {
+      open = false; // the client went away; the build goes on
+    }
+  };
+  const event = (name: string, data: unknown) => send(`id: ${++id}\nevent: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
+  let pinger: ReturnType<typeof setInterval> | undefined;
+  const end = () => {
+    clearInterval(pinger);
+    if (open) ctrl?.close();
+    open = false;
+  };
+  // Made first (its start runs at once), so that the build's first report has somewhere to go.
+  const body = new ReadableStream<Uint8Array>({
+    start(c) {
+      ctrl = c;
+    },
+    cancel() {
+      clearInterval(pinger);
+      open = false;
+    },
+  });
+  let started!: () => void;
+  const begun = new Promise<void>((resolve) => (started = resolve));
+  const onView = progressEvery(PROGRESS_EVERY_MS, (v) => event('progress', v));
+  const build = start((p) => {
+    started();
+    onView(p);
+  });
+  await Promise.race([begun, build]).catch((err: unknown) => {
+    end();
+    throw err;
+  });
+  pinger = setInterval(() => send(': ping\n\n'), pingMs);
+  build.then(
+    (r) => {
+      event('result', resultBody(r));
+      end();
+    },
+    (err: unknown) => {
+      const e = toAppError(err);
+      log[e.status >= 500 ? 'error' : 'warn']('index build failed', { error: err });
+      event('error', toProblem(e));
+      end();
+    },
+  );
+  return new Response(body, { status: 200, headers: SSE_HEADERS });
+}
+
+/** Index build routes. */
 export function indexBuildRoutes(deps: AppDeps) {
   return createRouter().openapi(route, async (c) => {
     const { graph_name, model } = c.req.valid('json');
     // The build checks the model (422) and the graph (404) before it takes the lock or reads anything.
-    const r = await buildVectorIndex(deps, { graph: graph_name, model }).catch((err: unknown) => {
-      throw inRequest(err, { model: 'body.model' });
-    });
-    return c.json(
-      {
-        index_name: r.index_name,
-        total_chunks: r.total_chunks,
-        batches_total: r.batches_total,
-        batches_computed: r.batches_computed,
-        batches_skipped: r.batches_skipped,
-      },
-      200,
-    );
+    const start = (onProgress?: (p: BuildProgress) => void) =>
+      buildVectorIndex(deps, { graph: graph_name, model, onProgress }).catch((err: unknown) => {
+        throw inRequest(err, { model: 'body.model' });
+      });
+    if (/\btext\/event-stream\b/i.test(c.req.header('accept') ?? '')) {
+      return (await streamBuild(start, deps.config.SSE_PING_MS, deps.log)) as never;
+    }
+    return c.json(resultBody(await start()), 200);
   });
 }

@@ -58,6 +58,14 @@ export const BODY_PROBLEMS = {
   415: problem('Body sent with a content type other than application/json'),
 };
 
+/** Headers of every Server-Sent Events answer. */
+export const SSE_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache, no-transform',
+  // Proxies (nginx) must not buffer the stream.
+  'x-accel-buffering': 'no',
+} as const;
+
 /** The 503 of routes that need the key-value store or the graph database. */
 export const UNAVAILABLE_PROBLEM = { 503: problem('Key-value store or graph database unavailable') };
 

@@ -81,6 +81,8 @@ export interface JobStore {
   finish(job: JobRecord, outcome: JobOutcome, workerId: string): Promise<number>;
   /** Events with seq greater than `afterSeq`, in order. */
   events(jobId: string, afterSeq?: number): Promise<SeqEvent[]>;
+  /** Jobs waiting in the queue, and workers whose lease is alive (the readiness report). */
+  stats(): Promise<{ pending: number; workers: number }>;
 }
 
 const SUBMIT = defineScript('gcJobSubmit', SUBMIT_LUA);
@@ -212,6 +214,12 @@ export function createJobStore(kv: KvStore, opts: { maxPending?: number } = {}):
     },
     async events(jobId, afterSeq = 0) {
       return toSeqEvents(await redis.lrange(keys.jobEvents(jobId), afterSeq, -1), afterSeq);
+    },
+    async stats() {
+      const [pending, ids] = await Promise.all([redis.llen(keys.queue()), redis.smembers(keys.workers())]);
+      // One EXISTS per key, not one multi-key call: the keys may sit on different cluster slots.
+      const alive = await redis.pipeline(ids.map((id) => ['exists', keys.alive(id)])).exec();
+      return { pending, workers: (alive ?? []).filter(([, n]) => n === 1).length };
     },
   };
 }

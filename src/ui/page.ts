@@ -72,6 +72,7 @@ export function chatPage(version: string): string {
   <main class="chat" id="chat" aria-labelledby="chat-title">
     <h2 id="chat-title" class="chat-title">New chat</h2>
     <div id="banner" class="banner" role="alert" hidden></div>
+    <section id="setup" class="setup" aria-labelledby="setup-title" hidden></section>
     <ol id="messages" class="messages" aria-label="Messages"></ol>
     <p id="empty-hint" class="muted empty-hint">Ask about the graph: a fact, an entity, or something to explain.</p>
     <form id="composer" class="composer">

@@ -60,7 +60,7 @@ export interface BuildIndexOptions {
   textProperty?: string;
   /** Chunks per embedding batch; default `INDEX_BATCH_SIZE`. */
   batchSize?: number;
-  /** Called after every batch and during index population (the CLI's progress bar). */
+  /** Called once the build has started, after every batch and during index population (the CLI's progress bar, the HTTP event stream). */
   onProgress?: (p: BuildProgress) => void;
   /** Cache file access (tests); default `node:fs/promises`. */
   fs?: CacheFs;
@@ -177,6 +177,8 @@ export async function buildVectorIndex(deps: IndexBuildDeps, opts: BuildIndexOpt
     const timings: BuildTimings = { totalMs: 0, tokenizeMs: 0, inferenceMs: 0, writeMs: 0, cacheMs: 0, cleanupMs: 0, indexMs: 0 };
     const report = () => opts.onProgress?.({ ...progress });
     log.info('index build started', { nodes: progress.nodesTotal, batchSize });
+    // The first report says the build has started (lock held, graph counted), before any batch.
+    report();
     await writer.prepare(config.INDEX_ONLINE_TIMEOUT_MS);
 
     const keys: string[] = [];

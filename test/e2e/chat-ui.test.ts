@@ -85,6 +85,18 @@ describe('chat page against the real server', () => {
     await screenshot(page, '01-first-visit');
   });
 
+  it('a setup panel from /status says what is missing and the command for it, until the first answer', async () => {
+    // Everything a lookup needs is there; the scripted model server does not list the models.
+    const setup = page.locator('#setup');
+    await setup.waitFor({ state: 'visible' });
+    expect(await setup.locator('#setup-title').textContent()).toBe('Chat works; it can do more');
+    const router = setup.locator('[data-check="router-model"]');
+    expect(await router.textContent()).toContain('Router language model (optional)');
+    expect(await router.locator('code').allTextContents()).toContain(`ollama pull ${ROUTER_MODEL}`);
+    expect(await setup.locator('.setup-item.required').count()).toBe(0);
+    await screenshot(page, '01b-setup-panel');
+  });
+
   it('a lookup question shows the answer and its sources, with hostile graph text inert', async () => {
     route = { route: 'lookup', confidence: 0.95 };
     await ask(page, ADA_Q);
@@ -107,6 +119,8 @@ describe('chat page against the real server', () => {
       jsLinks: [...document.querySelectorAll('#messages a')].filter((a) => /^javascript:/i.test(a.getAttribute('href') ?? '')).length,
     }));
     expect(state).toEqual({ xss: undefined, scripts: 0, handlers: 0, jsLinks: 0 });
+    // The first answer arrived: the optional setup items step aside.
+    await page.locator('#setup').waitFor({ state: 'hidden' });
     await screenshot(page, '02-lookup-answer-hostile-text-inert');
   });
 

@@ -68,6 +68,8 @@ export interface LlmServerOptions {
   embeddingDimensions?: number;
   /** Keep at most this many recorded requests (default 10,000; benchmarks lower it). */
   maxRecorded?: number;
+  /** When set, any request without `Authorization: Bearer <apiKey>` answers 401, as hosted APIs do. */
+  apiKey?: string;
 }
 
 /** A running scripted server. */
@@ -205,6 +207,9 @@ export async function startLlmServer(opts: LlmServerOptions = {}): Promise<LlmSe
     const rec: RecordedRequest = { method: req.method ?? 'GET', path, headers: req.headers, body, receivedAt: Date.now() };
     requests.push(rec);
     if (requests.length > maxRecorded) requests.splice(0, requests.length - maxRecorded);
+    if (opts.apiKey !== undefined && req.headers.authorization !== `Bearer ${opts.apiKey}`) {
+      return send(res, 401, JSON.stringify({ error: { message: 'Incorrect API key provided', code: 'invalid_api_key' } }));
+    }
 
     if (path.endsWith('/chat/completions') && req.method === 'POST') {
       const item = queue.length ? queue.shift()! : defaultReply;

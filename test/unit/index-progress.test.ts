@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createProgressPrinter, describeProgress, formatDuration } from '../../src/cli/progress.js';
 import type { BuildProgress } from '../../src/vector-index/index-build.js';
+import { createProgressTracker, progressEvery, type ProgressView } from '../../src/vector-index/progress.js';
 
 const p = (over: Partial<BuildProgress>): BuildProgress => ({
   phase: 'embedding',
@@ -23,12 +24,50 @@ describe('build progress', () => {
   });
 
   it('estimates rate and ETA from nodes done', () => {
-    const { fraction, text } = describeProgress(p({}), 10);
-    expect(fraction).toBe(0.25);
+    let now = 0;
+    const track = createProgressTracker(() => now);
+    now = 10_000;
+    const view = track(p({}));
+    expect(view).toMatchObject({ percent: 23.8, chunks_per_second: 40, eta_seconds: 30, elapsed_seconds: 10 });
+    const text = describeProgress(view);
     expect(text).toContain('400 chunks');
     expect(text).toContain('40 chunks/s');
     expect(text).toContain('ETA 0:30'); // 10 s for 25% → 30 s left
     expect(text).toContain('3 embedded, 1 cached');
+  });
+
+  it('an overall percentage that never goes back, through every phase', () => {
+    const track = createProgressTracker(() => 0);
+    const reports = [
+      p({ nodesDone: 0 }),
+      p({ nodesDone: 500 }),
+      p({ nodesDone: 400 }), // cannot happen, but must not move the bar back
+      p({ phase: 'cleanup', nodesDone: 1000 }),
+      p({ phase: 'indexing', nodesDone: 1000, indexPercent: 0 }),
+      p({ phase: 'indexing', nodesDone: 1000, indexPercent: 60 }),
+      p({ phase: 'done', nodesDone: 1000, indexPercent: 100 }),
+    ];
+    const percents = reports.map((r) => track(r).percent);
+    expect(percents).toEqual([0, 47.5, 47.5, 95, 95, 98, 100]);
+    expect(track(p({ phase: 'cleanup' })).eta_seconds).toBeNull();
+  });
+
+  it('passes views at most every interval, and every phase change', () => {
+    const seen: ProgressView[] = [];
+    let now = 0;
+    const on = progressEvery(
+      1000,
+      (v) => seen.push(v),
+      () => now,
+    );
+    on(p({ nodesDone: 1 }));
+    now = 10;
+    on(p({ nodesDone: 2 }));
+    now = 1500;
+    on(p({ nodesDone: 3 }));
+    on(p({ phase: 'cleanup' }));
+    on(p({ phase: 'done' }));
+    expect(seen.map((v) => `${v.phase}:${v.nodes_done}`)).toEqual(['embedding:1', 'embedding:3', 'cleanup:250', 'done:250']);
   });
 
   it('prints throttled plain lines when not on a terminal', () => {
@@ -55,7 +94,7 @@ describe('build progress', () => {
     printer.onProgress(p({ nodesDone: 500 }));
     printer.finish();
     expect(out[0]!.startsWith('\r[')).toBe(true);
-    expect(out[1]).toContain(' 50%');
+    expect(out[1]).toContain(' 48%'); // half the nodes: half of the embedding phase's 95%
     expect(out.at(-1)).toBe('\n');
   });
 });

@@ -24,6 +24,8 @@ const sleep = (ms: number) => new Promise((r) => window.setTimeout(r, ms));
 export class ChatPane {
   private readonly list = byId<HTMLOListElement>('messages');
   private follow: AbortController | null = null;
+  /** Called when an answer arrives (the setup panel steps aside after the first one). */
+  onAnswer?: () => void;
 
   /** Clears the pane for a new chat. */
   clear(title = 'New chat'): void {
@@ -87,6 +89,7 @@ export class ChatPane {
             const r = ev.data;
             view.finish(String(r.answer ?? ''), r.sources ?? []);
             announce('The answer is ready.');
+            this.onAnswer?.();
             ended = true;
           } else if (ev.type === 'job_error') {
             view.fail(`The answer failed: ${String(ev.data.error ?? 'unknown error')}`, retry);
@@ -115,7 +118,10 @@ export class ChatPane {
     for (let i = 0; i < 200; i++) {
       try {
         const job = await request<JobView>('GET', `/chat/job/${encodeURIComponent(jobId)}`);
-        if (job.status === 'done' && job.result) return view.finish(job.result.answer, job.result.sources ?? [], job.result.route_taken);
+        if (job.status === 'done' && job.result) {
+          this.onAnswer?.();
+          return view.finish(job.result.answer, job.result.sources ?? [], job.result.route_taken);
+        }
         if (job.status === 'error') return view.fail(`The answer failed: ${job.error ?? 'unknown error'}`, retry);
       } catch (err) {
         if (err instanceof ApiError && err.kind === 'not-found')

@@ -10,10 +10,12 @@ import { ChatPane } from './chat.js';
 import { announce, byId, truncate } from './dom.js';
 import { initSettings, type LlmConfig, type Settings } from './settings.js';
 import { Sidebar } from './sessions.js';
+import { answerArrived, refreshSetup } from './setup.js';
 
 const input = byId<HTMLTextAreaElement>('composer-input');
 const sendBtn = byId<HTMLButtonElement>('send');
 const pane = new ChatPane();
+pane.onAnswer = answerArrived;
 let settings: Settings = { headers: () => ({}) };
 let sessionId: string | null = null;
 let busy = false;
@@ -168,7 +170,7 @@ async function start(): Promise<void> {
     return;
   }
   hideBanner();
-  const [config, list] = await Promise.allSettled([request<LlmConfig>('GET', '/config'), sidebar.refresh()]);
+  const [config, list] = await Promise.allSettled([request<LlmConfig>('GET', '/config'), sidebar.refresh(), refreshSetup(false)]);
   if (config.status === 'fulfilled') settings = initSettings(config.value);
   if (list.status === 'rejected') report(list.reason, () => void sidebar.refresh().catch((e: unknown) => report(e)));
   const fromHash = /^#s=([A-Za-z0-9_-]+)$/.exec(location.hash)?.[1];

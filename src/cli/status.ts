@@ -1,0 +1,58 @@
+/**
+ * `status [--url <api>] [--wait <seconds>]`: prints the readiness report of a running server
+ * (`GET /status`) as a checklist with the fix for each missing piece; `npm start` runs it once
+ * the server is up. Exit code 0 when ready, 1 when something required is missing or the server
+ * does not answer, 2 on bad arguments.
+ */
+import { loadConfig } from '../config.js';
+import type { Status } from '../contract/status.js';
+import { sleep } from '../lib/timeout.js';
+import { parseOptions, type Command } from './command.js';
+
+const USAGE = 'usage: node dist/cli.js status [--url http://127.0.0.1:8000] [--wait <seconds>]';
+
+/** The report as lines for a terminal: one per check, the fix under each one that failed. */
+export function formatStatus(s: Status, urls: { api: string; ui: string }): string {
+  const lines = [s.ready ? 'status: ready, chat answers' : 'status: not ready yet'];
+  for (const c of s.checks) {
+    const mark = c.ok ? '✓' : c.required ? '✗' : '!';
+    lines.push(`  ${mark} ${c.title}${c.required ? '' : ' (optional)'}: ${c.detail}`);
+    if (c.fix) lines.push(`      fix: ${c.fix}`);
+  }
+  lines.push(`  chat: ${urls.ui}   API docs: ${urls.api}/docs   report: ${urls.api}/status`);
+  return lines.join('\n');
+}
+
+/** A listening address clients can use: a wildcard bind is reached on loopback. */
+const reachable = (host: string) =>
+  host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+
+/** Prints the report; waits up to `--wait` seconds for the server to answer. */
+export const statusCommand: Command = async (args, env) => {
+  const values = parseOptions(args, ['url', 'wait'], USAGE);
+  if (typeof values === 'number') return values;
+  const wait = Number(values.wait ?? 0);
+  if (!(wait >= 0)) {
+    console.error(`--wait must be a number of seconds\n${USAGE}`);
+    return 2;
+  }
+  const config = loadConfig(env);
+  const host = reachable(config.HOST);
+  const api = (values.url ?? `http://${host}:${config.PORT}`).replace(/\/+$/, '');
+  const deadline = Date.now() + wait * 1000;
+  for (;;) {
+    try {
+      const res = await fetch(`${api}/status`, { signal: AbortSignal.timeout(10_000) });
+      if (!res.ok) throw new Error(`HTTP ${res.status}`);
+      const status = (await res.json()) as Status;
+      console.log(formatStatus(status, { api, ui: `http://${host}:${config.UI_PORT}` }));
+      return status.ready ? 0 : 1;
+    } catch (err) {
+      if (Date.now() >= deadline) {
+        console.error(`status: ${api}/status did not answer (${(err as Error).message})`);
+        return 1;
+      }
+      await sleep(500);
+    }
+  }
+};

@@ -1,0 +1,74 @@
+/**
+ * Wire shape of `GET /status` (DECISIONS.md #19): what is ready and what is missing, with the
+ * command that fixes each missing piece. The web UI's setup panel and the summary `npm start`
+ * prints are both built from `checks`, so they cannot disagree.
+ */
+import { z } from '@hono/zod-openapi';
+
+/** State of one index of the search index pair. */
+export const IndexStateSchema = z.enum(['online', 'populating', 'failed', 'missing']);
+
+/** One of {@link IndexStateSchema}. */
+export type IndexState = z.infer<typeof IndexStateSchema>;
+
+/** One check of the setup list; `required: false` ones only limit what chat can do. */
+export const StatusCheckSchema = z
+  .object({
+    id: z.enum(['graphdb', 'kvstore', 'graph', 'model-files', 'index', 'workers', 'router-model', 'agent-model']),
+    ok: z.boolean(),
+    required: z.boolean().describe('false: chat still answers without it (by lookup), with less'),
+    title: z.string().describe('What is checked, for people'),
+    detail: z.string().describe('What was found'),
+    fix: z.string().optional().describe('The command or setting that fixes it (only when not ok)'),
+  })
+  .openapi('StatusCheck');
+
+/** One check of {@link StatusSchema}. */
+export type StatusCheck = z.infer<typeof StatusCheckSchema>;
+
+/** The readiness report. */
+export const StatusSchema = z
+  .object({
+    ready: z.boolean().describe('Every required check passes: a chat message gets an answer'),
+    graph: z.object({
+      name: z.string(),
+      reachable: z.boolean(),
+      nodes: z.number().int().nullable().describe('Nodes, without the search index’s own chunk nodes'),
+      relationships: z.number().int().nullable(),
+      text_nodes: z.number().int().nullable().describe('Nodes with the text property (`TEXT_PROPERTY`)'),
+    }),
+    indexes: z
+      .array(
+        z.object({
+          model: z.string(),
+          index_name: z.string(),
+          vector: IndexStateSchema,
+          fulltext: IndexStateSchema,
+          population_percent: z.number().describe('Of the vector index'),
+          configured: z.boolean().describe('This is `EMBEDDING_MODEL`’s index'),
+        }),
+      )
+      .describe('Per registry model with an index on the configured graph, and always `EMBEDDING_MODEL`'),
+    embedding_models: z.array(
+      z.object({
+        model: z.string(),
+        provider: z.enum(['in-process', 'local-server']),
+        files: z.enum(['present', 'missing', 'not-needed']).describe('In-process models need their files under `MODELS_DIR`'),
+      }),
+    ),
+    language_models: z.array(
+      z.object({
+        role: z.enum(['router', 'agent']),
+        provider: z.enum(['local', 'hosted']),
+        model: z.string(),
+        state: z.enum(['ok', 'unreachable', 'unknown-model', 'key-refused', 'unavailable']),
+        checked_at: z.number().describe('Unix seconds of the probe (results are cached briefly)'),
+      }),
+    ),
+    queue: z.object({ pending: z.number().int(), workers: z.number().int() }).nullable().describe('null: key-value store down'),
+    checks: z.array(StatusCheckSchema),
+  })
+  .openapi('Status');
+
+/** The body of `GET /status`. */
+export type Status = z.infer<typeof StatusSchema>;

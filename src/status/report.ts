@@ -1,0 +1,241 @@
+/**
+ * The readiness report behind `GET /status`: what the service has (graph, indexes, model files,
+ * language models, queue, workers) and, as `checks`, what is missing with the command that
+ * fixes it. Every probe has its own short timeout, so the report answers in about 2.5 s even
+ * with every dependency down. Reports are shared for a few seconds and language-model probes
+ * for longer, so a client polling the page (or an attacker) cannot turn it into load.
+ */
+import type { IndexState, Status, StatusCheck } from '../contract/status.js';
+import { MODEL_REGISTRY, findModel } from '../contract/models.js';
+import type { AppDeps } from '../deps.js';
+import { detectModelKind, modelDir, nodeFileReader, type ModelFileReader } from '../embeddings/model-files.js';
+import { fulltextIndexName } from '../graph/dialect.js';
+import { graphStats, type GraphStats, type IndexInfo } from '../graph/stats.js';
+import type { LlmRole } from '../llm/clients.js';
+import { llmFailureFix } from '../llm/failure.js';
+import { probeLlm } from '../llm/probe.js';
+import { withTimeout } from '../lib/timeout.js';
+import { resolveIndexName } from '../vector-index/index-build.js';
+
+/** Options of {@link createStatusReporter}. */
+export interface StatusReporterOptions {
+  /** How long a report is reused (default 3 s). */
+  reportTtlMs?: number;
+  /** How long a language-model probe is reused (default 15 s). */
+  probeTtlMs?: number;
+  /** Model file access (tests); default the file system. */
+  files?: ModelFileReader;
+}
+
+/** Builds readiness reports; one per app, holding the caches. */
+export interface StatusReporter {
+  report(): Promise<Status>;
+}
+
+const GRAPH_TIMEOUT_MS = 2_000;
+const PROBE_TIMEOUT_MS = 2_000;
+
+/** A value computed at most once per `ttlMs`; callers during a computation share it. */
+function cached<T>(ttlMs: number, compute: () => Promise<T>): () => Promise<T> {
+  let last: { at: number; value: Promise<T> } | undefined;
+  return () => {
+    if (!last || Date.now() - last.at > ttlMs) last = { at: Date.now(), value: compute() };
+    return last.value;
+  };
+}
+
+const stateOf = (info: IndexInfo | undefined): IndexState => {
+  if (!info) return 'missing';
+  const s = info.state.toLowerCase();
+  return s === 'online' || s === 'populating' || s === 'failed' ? s : 'failed';
+};
+
+/** Creates the reporter over the app's dependencies. */
+export function createStatusReporter(deps: AppDeps, opts: StatusReporterOptions = {}): StatusReporter {
+  const { config } = deps;
+  const files = opts.files ?? nodeFileReader;
+  const graphName = config.GRAPHDB_GRAPH;
+  const probes = new Map<string, () => Promise<{ state: Status['language_models'][number]['state']; at: number }>>();
+
+  const languageModel = async (role: LlmRole) => {
+    // Config refuses a hosted provider without a key, so the configured target always resolves.
+    const target = deps.llm.resolve(role);
+    const key = `${target.provider}\n${target.model}`;
+    let probe = probes.get(key);
+    if (!probe) {
+      probe = cached(opts.probeTtlMs ?? 15_000, async () => ({ state: await probeLlm(target, PROBE_TIMEOUT_MS), at: Date.now() / 1000 }));
+      probes.set(key, probe);
+    }
+    const { state, at } = await probe();
+    return { role, provider: target.provider, model: target.model, state, checked_at: at };
+  };
+
+  const build = async (): Promise<Status> => {
+    const [stats, kvUp, queue, router, agent, modelFiles] = await Promise.all([
+      withTimeout(
+        graphStats(deps.graph.driver, graphName, config.TEXT_PROPERTY, GRAPH_TIMEOUT_MS),
+        GRAPH_TIMEOUT_MS + 500,
+        'graph stats',
+      ).catch(() => null as GraphStats | null),
+      deps.kv.ping(1_000),
+      withTimeout(deps.jobs.stats(), 1_000, 'queue stats').catch(() => null),
+      languageModel('router'),
+      languageModel('agent'),
+      Promise.all(
+        MODEL_REGISTRY.map(async (m) => ({
+          model: m.name,
+          provider: m.provider,
+          files:
+            m.provider === 'local-server'
+              ? ('not-needed' as const)
+              : (await detectModelKind(modelDir(config.MODELS_DIR, m.name), files).catch(() => ({ type: 'missing' }))).type === 'missing'
+                ? ('missing' as const)
+                : ('present' as const),
+        })),
+      ),
+    ]);
+
+    const indexes = MODEL_REGISTRY.map((m) => {
+      const name = resolveIndexName(config, graphName, m.name);
+      const vector = stats?.indexes.get(name);
+      return {
+        model: m.name,
+        index_name: name,
+        vector: stateOf(vector),
+        fulltext: stateOf(stats?.indexes.get(fulltextIndexName(name))),
+        population_percent: vector?.populationPercent ?? 0,
+        configured: m.name === config.EMBEDDING_MODEL,
+      };
+    }).filter((i) => i.configured || i.vector !== 'missing' || i.fulltext !== 'missing');
+
+    const status: Omit<Status, 'ready' | 'checks'> = {
+      graph: {
+        name: graphName,
+        reachable: stats !== null,
+        nodes: stats?.nodes ?? null,
+        relationships: stats?.relationships ?? null,
+        text_nodes: stats?.textNodes ?? null,
+      },
+      indexes,
+      embedding_models: modelFiles,
+      language_models: [router, agent],
+      queue: kvUp ? queue : null,
+    };
+    const checks = checksOf(status, deps.config);
+    return { ready: checks.every((c) => c.ok || !c.required), ...status, checks };
+  };
+
+  return { report: cached(opts.reportTtlMs ?? 3_000, build) };
+}
+
+const FOUND: Record<Status['language_models'][number]['state'], string> = {
+  ok: 'answers',
+  unreachable: 'does not answer',
+  'unknown-model': 'is not on the model server',
+  'key-refused': 'refused the API key',
+  unavailable: 'is overloaded or failing',
+};
+
+/** The setup list: one check per piece a first answer needs, then the optional language models. */
+export function checksOf(s: Omit<Status, 'ready' | 'checks'>, config: AppDeps['config']): StatusCheck[] {
+  const checks: StatusCheck[] = [];
+  const add = (c: Omit<StatusCheck, 'fix'>, fix: string) => checks.push(c.ok ? c : { ...c, fix });
+  const model = config.EMBEDDING_MODEL;
+  const graph = s.graph.name;
+
+  add(
+    {
+      id: 'graphdb',
+      ok: s.graph.reachable,
+      required: true,
+      title: 'Graph database',
+      detail: s.graph.reachable ? `graph "${graph}" answers` : `graph "${graph}" does not answer`,
+    },
+    '`npm run services:start` starts the bundled Neo4j; for your own, set GRAPHDB_URL, GRAPHDB_PORT and GRAPHDB_GRAPH',
+  );
+  add(
+    {
+      id: 'kvstore',
+      ok: s.queue !== null,
+      required: true,
+      title: 'Key-value store',
+      detail: s.queue ? 'Redis answers' : 'Redis does not answer',
+    },
+    '`npm run services:start` starts the bundled Redis; for your own, set KVSTORE_URL',
+  );
+  if (s.graph.reachable) {
+    const texts = s.graph.text_nodes;
+    add(
+      {
+        id: 'graph',
+        ok: texts !== 0,
+        required: true,
+        title: 'Text in the graph',
+        detail:
+          texts === null
+            ? `${s.graph.nodes ?? '?'} nodes; nodes with "${config.TEXT_PROPERTY}" not counted in time`
+            : `${texts} of ${s.graph.nodes ?? '?'} nodes have a "${config.TEXT_PROPERTY}" property, ${s.graph.relationships ?? '?'} relationships`,
+      },
+      `\`node dist/cli.js load-sample\` loads the sample graph; or set TEXT_PROPERTY to the property holding your nodes' text`,
+    );
+  }
+  const entry = findModel(model);
+  const files = s.embedding_models.find((m) => m.model === model);
+  if (entry?.provider === 'in-process') {
+    add(
+      {
+        id: 'model-files',
+        ok: files?.files === 'present',
+        required: true,
+        title: 'Embedding model files',
+        detail: `${model} ${files?.files === 'present' ? 'is' : 'is not'} under MODELS_DIR (${config.MODELS_DIR})`,
+      },
+      `\`scripts/fetch-models ${model}\` (needs the Hugging Face hub), or copy the model folder to ${config.MODELS_DIR}/${model}`,
+    );
+  }
+  if (s.graph.reachable) {
+    const index = s.indexes.find((i) => i.configured);
+    const state = index?.vector ?? 'missing';
+    add(
+      {
+        id: 'index',
+        ok: state === 'online',
+        required: true,
+        title: 'Search index',
+        detail:
+          state === 'populating'
+            ? `index ${index?.index_name} is being populated (${index?.population_percent.toFixed(0)}%)`
+            : `index ${index?.index_name} for ${model} is ${state}`,
+      },
+      state === 'populating'
+        ? 'wait until it is online'
+        : `\`scripts/build-index --graph ${graph} --model ${model}\`, or POST /dev/build_vector_index {"graph_name": "${graph}", "model": "${model}"}`,
+    );
+  }
+  if (s.queue) {
+    add(
+      {
+        id: 'workers',
+        ok: s.queue.workers > 0,
+        required: true,
+        title: 'Chat workers',
+        detail: `${s.queue.workers} worker(s) alive, ${s.queue.pending} job(s) waiting`,
+      },
+      'start a process with SERVICE_ROLE=all (the default) or SERVICE_ROLE=worker against the same Redis',
+    );
+  }
+  for (const m of s.language_models) {
+    const ok = m.state === 'ok';
+    add(
+      {
+        id: m.role === 'router' ? 'router-model' : 'agent-model',
+        ok,
+        required: false,
+        title: m.role === 'router' ? 'Router language model' : 'Agent language model',
+        detail: `${m.model} (${m.provider}) ${FOUND[m.state]}${ok ? '' : m.role === 'router' ? ': messages are answered by lookup' : ': questions that need the agent fail'}`,
+      },
+      m.state === 'ok' ? '' : llmFailureFix(m, m.role, m.state),
+    );
+  }
+  return checks;
+}

@@ -1,0 +1,91 @@
+/**
+ * The setup panel: built from `GET /status`, it lists what is missing for a first answer
+ * (database, text, model files, index, workers) and what only limits it (language models), each
+ * with the command that fixes it. It shows while a required piece is missing, and for the
+ * optional ones until this browser has received a first answer; it re-checks on its own while
+ * something required is missing (a build in progress comes online without a reload).
+ */
+import type { Status, StatusCheck } from '../../contract/status.js';
+import { request } from './api.js';
+import { announce, append, byId, h } from './dom.js';
+
+const ANSWERED_KEY = 'graph-chat:answered';
+const RECHECK_MS = 15_000;
+
+let timer: number | undefined;
+
+/** Text with `code` spans between backticks, as the server writes commands. */
+function withCode(text: string): Array<Node | string> {
+  return text.split('`').map((part, i) => (i % 2 ? h('code', {}, part) : part));
+}
+
+function item(c: StatusCheck): HTMLLIElement {
+  return h(
+    'li',
+    { class: c.required ? 'setup-item required' : 'setup-item', 'data-check': c.id },
+    h('strong', {}, c.title, c.required ? '' : ' (optional)'),
+    ': ',
+    c.detail,
+    c.fix ? h('div', { class: 'setup-fix' }, 'Fix: ', ...withCode(c.fix)) : null,
+  );
+}
+
+const answered = () => {
+  try {
+    return localStorage.getItem(ANSWERED_KEY) === '1';
+  } catch {
+    return false;
+  }
+};
+
+/** Draws the panel from a report; hides it when nothing needs doing. */
+export function renderSetup(s: Status): void {
+  const el = byId('setup');
+  window.clearTimeout(timer);
+  const missing = s.checks.filter((c) => !c.ok);
+  const show = !s.ready || (missing.length > 0 && !answered());
+  el.hidden = !show;
+  if (!show) {
+    el.replaceChildren();
+    return;
+  }
+  const title = s.ready ? 'Chat works; it can do more' : 'Almost ready: a few things are missing';
+  const recheck = h('button', { type: 'button', id: 'setup-recheck' }, 'Check again');
+  recheck.addEventListener('click', () => void refreshSetup(true));
+  const hide = h('button', { type: 'button', id: 'setup-hide' }, 'Hide');
+  hide.addEventListener('click', () => {
+    window.clearTimeout(timer);
+    el.hidden = true;
+    byId('composer-input').focus();
+  });
+  el.replaceChildren();
+  append(
+    el,
+    h('h3', { id: 'setup-title' }, title),
+    h('ul', { class: 'setup-list' }, ...missing.map(item)),
+    h('div', { class: 'setup-actions' }, recheck, ' ', hide),
+  );
+  if (!s.ready) timer = window.setTimeout(() => void refreshSetup(false), RECHECK_MS);
+}
+
+/** Fetches the report and redraws; a failure leaves the panel as it was (the banner reports outages). */
+export async function refreshSetup(announceResult: boolean): Promise<void> {
+  try {
+    const s = await request<Status>('GET', '/status');
+    renderSetup(s);
+    if (announceResult) announce(s.ready ? 'Everything needed for an answer is ready.' : 'Some things are still missing.');
+  } catch {
+    // The status endpoint is advisory; chat itself says what failed.
+  }
+}
+
+/** Records a first answer in this browser and redraws (the optional items step aside). */
+export function answerArrived(): void {
+  if (answered()) return;
+  try {
+    localStorage.setItem(ANSWERED_KEY, '1');
+  } catch {
+    // Without storage the panel simply stays until hidden.
+  }
+  void refreshSetup(false);
+}
