@@ -25,6 +25,7 @@ import { createChatWorker } from '../src/chat/worker.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { createLogger } from '../src/lib/log.js';
 import { createLlmClients } from '../src/llm/clients.js';
+import { createJobEventHub } from '../src/store/job-events.js';
 import { createJobStore } from '../src/store/jobs.js';
 import { createJobQueue } from '../src/store/queue.js';
 import { createRateLimiter } from '../src/store/rate-limit.js';
@@ -68,6 +69,7 @@ function startWorker(config: Config) {
     queue: createJobQueue(kv),
     jobs: createJobStore(kv),
     limiter: createRateLimiter(kv),
+    events: createJobEventHub(kv),
     config,
     log: createLogger('silent'),
     llm: createLlmClients(config),

@@ -10,6 +10,8 @@ import type { Config } from '../config.js';
 import type { Logger } from '../lib/log.js';
 import { sleep } from '../lib/timeout.js';
 import type { LlmClients } from '../llm/clients.js';
+import { isFinal } from './sse.js';
+import type { JobEventHub } from '../store/job-events.js';
 import type { JobStore } from '../store/jobs.js';
 import type { JobQueue } from '../store/queue.js';
 import type { RateLimiter } from '../store/rate-limit.js';
@@ -29,6 +31,8 @@ export interface ChatWorkerOptions {
   jobs: JobStore;
   /** The per-user limiter of the app's dependencies (token usage is charged after each job). */
   limiter: RateLimiter;
+  /** Live job events: a running job that ends elsewhere (cancelled by its owner) is aborted at once. */
+  events: JobEventHub;
   config: Config;
   log: Logger;
   llm: LlmClients;
@@ -131,11 +135,25 @@ export function createChatWorker(opts: ChatWorkerOptions): ChatWorker {
     const jobAbort = new AbortController();
     if (aborting) jobAbort.abort(new Error('the worker is shutting down'));
     controllers.add(jobAbort);
+    // A final event this worker did not write means the job was ended elsewhere (cancelled):
+    // stop its model calls now rather than at its next event. Our own final event comes after
+    // runJob's last write, when aborting changes nothing.
+    let endedElsewhere = false;
+    const unsubscribe = await opts.events
+      .subscribe(jobId, (e) => {
+        if (!isFinal(e.event.type)) return;
+        endedElsewhere = true;
+        jobAbort.abort(new Error('the job was cancelled'));
+      })
+      .catch(() => undefined);
     try {
       await runJob(runner, taken.job, taken.history, id, jobAbort.signal);
     } finally {
+      unsubscribe?.();
       controllers.delete(jobAbort);
     }
+    // The cancel wrote the job's end; only this worker's list still names it.
+    if (endedElsewhere) await queue.drop(jobId, id).catch(() => undefined);
   };
 
   const run = async () => {

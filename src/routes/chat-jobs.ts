@@ -1,9 +1,13 @@
-/** `GET /chat/job/{job_id}` (poll a job) and `GET /chat/job/{job_id}/stream` (its SSE events). */
+/**
+ * `GET /chat/job/{job_id}` (poll a job), `GET /chat/job/{job_id}/stream` (its SSE events) and
+ * `POST /chat/job/{job_id}/cancel` (its owner stops it).
+ */
 import { createRoute, z } from '@hono/zod-openapi';
-import { JOB_EVENT_TYPES, JobViewSchema } from '../contract/chat.js';
+import { JOB_CANCELLED, JOB_EVENT_TYPES, JobViewSchema, type JobView } from '../contract/chat.js';
 import { openJobEventStream, parseLastEventId } from '../chat/sse.js';
 import type { AppDeps } from '../deps.js';
 import { AppError } from '../errors.js';
+import type { JobRecord } from '../store/jobs.js';
 import { AnonHeaderSchema, mayUse, resolveUser } from './chat-identity.js';
 import { SSE_HEADERS, UNAVAILABLE_PROBLEM, createRouter, issuedIdSchema, problem } from './openapi.js';
 
@@ -55,6 +59,34 @@ const streamRoute = createRoute({
   },
 });
 
+const cancelRoute = createRoute({
+  method: 'post',
+  path: '/chat/job/{job_id}/cancel',
+  tags: ['chat'],
+  summary: 'Stop a pending or running chat job (its owner only)',
+  description:
+    `The job ends at once in status \`error\` with the error "${JOB_CANCELLED}", and its stream ends with that ` +
+    '`job_error`; a running job stops its model call. Idempotent: a job that has already ended is returned as it is. ' +
+    'A job submitted with `x-anon-id` can be cancelled only with the same identity; one submitted without it, by ' +
+    'anyone holding its id (as it can be read).',
+  request: { params: JobParamsSchema, headers: AnonHeaderSchema },
+  responses: {
+    200: { description: 'The job, ended', content: { 'application/json': { schema: JobViewSchema } } },
+    401: problem('x-anon-id is unknown or expired'),
+    404: problem("Unknown job, or expired, or another user's"),
+    422: problem('job_id is not a UUID'),
+    ...UNAVAILABLE_PROBLEM,
+  },
+});
+
+/** The poll view of a job record. */
+const viewOf = (job: Pick<JobRecord, 'job_id' | 'status' | 'result' | 'error'>): JobView => ({
+  job_id: job.job_id,
+  status: job.status,
+  ...(job.status === 'done' && job.result ? { result: job.result } : {}),
+  ...(job.status === 'error' ? { error: job.error ?? 'the job failed' } : {}),
+});
+
 const notFound = (id: string) => new AppError(404, 'not-found', `job ${id} does not exist or has expired (jobs live 10 minutes)`);
 
 /** Job routes. */
@@ -66,15 +98,19 @@ export function chatJobRoutes(deps: AppDeps) {
       const caller = await resolveUser(users, c.req.valid('header')['x-anon-id']);
       const job = await jobs.get(job_id);
       if (!job || !mayUse(job.user_id, caller)) throw notFound(job_id);
-      return c.json(
-        {
-          job_id: job.job_id,
-          status: job.status,
-          ...(job.status === 'done' && job.result ? { result: job.result } : {}),
-          ...(job.status === 'error' ? { error: job.error ?? 'the job failed' } : {}),
-        },
-        200,
-      );
+      return c.json(viewOf(job), 200);
+    })
+    .openapi(cancelRoute, async (c) => {
+      const { job_id } = c.req.valid('param');
+      const caller = await resolveUser(users, c.req.valid('header')['x-anon-id']);
+      const job = await jobs.get(job_id);
+      // Stopping is stricter than reading: an owned job needs its owner's identity.
+      if (!job || (job.user_id && job.user_id !== caller?.userId)) throw notFound(job_id);
+      if (job.status === 'done' || job.status === 'error') return c.json(viewOf(job), 200);
+      // The same atomic end a worker writes; the worker running it sees the final event and aborts.
+      // (The processing list named is nobody's: the worker drops the id from its own.)
+      await jobs.finish(job, { status: 'error', error: JOB_CANCELLED }, '');
+      return c.json(viewOf((await jobs.get(job_id)) ?? { ...job, status: 'error', error: JOB_CANCELLED }), 200);
     })
     .openapi(streamRoute, async (c) => {
       const { job_id } = c.req.valid('param');

@@ -20,6 +20,7 @@ const ALLOWED: ReadonlyArray<readonly [string, RegExp]> = [
   ['GET', /^\/chat\/bootstrap-anon$/],
   ['POST', /^\/chat\/message$/],
   ['GET', new RegExp(`^/chat/job/${SEG}(/stream)?$`)],
+  ['POST', new RegExp(`^/chat/job/${SEG}/cancel$`)],
   ['GET', /^\/chat\/sessions$/],
   ['GET', new RegExp(`^/chat/session/${SEG}$`)],
   ['PATCH', new RegExp(`^/chat/session/${SEG}$`)],

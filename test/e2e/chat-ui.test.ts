@@ -158,6 +158,29 @@ describe('chat page against the real server', () => {
     await screenshot(page, '04-agent-answer-steps-reopened');
   });
 
+  it('Send becomes Stop while an answer is written; Stop ends it and Send comes back', async () => {
+    route = { route: 'agent', confidence: 0.9 };
+    agentReplies.push({ content: 'An answer nobody waits for.', latencyMs: 8_000 });
+    await ask(page, 'Take your time with this one');
+    const send = page.locator('#send');
+    await page.waitForFunction(() => document.querySelector('#send')?.textContent === 'Stop');
+    expect(await send.getAttribute('aria-label')).toBe('Stop the answer');
+    // Enter in the composer does not stop (nor send) while the answer runs.
+    await page.fill('#composer-input', 'not yet');
+    await page.press('#composer-input', 'Enter');
+    expect(await page.locator('.msg.user').last().textContent()).toContain('Take your time with this one');
+    await screenshot(page, '04b-stop-button');
+    const started = Date.now();
+    await send.click();
+    await settled(page);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const msg = page.locator('.msg.assistant').last();
+    expect(await msg.locator('.error').textContent()).toContain('You stopped this answer.');
+    await page.waitForFunction(() => document.querySelector('#send')?.textContent === 'Send');
+    await page.fill('#composer-input', '');
+    agentReplies.length = 0;
+  });
+
   it('resumes a dropped stream from the last event it saw', async () => {
     route = { route: 'lookup', confidence: 0.95 };
     const lastIds: Array<string | undefined> = [];

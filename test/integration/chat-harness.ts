@@ -7,6 +7,7 @@ import { createApp } from '../../src/app.js';
 import { createChatHandlers } from '../../src/chat/service.js';
 import type { ChatHandlers } from '../../src/chat/run-job.js';
 import { createChatWorker, type ChatWorker } from '../../src/chat/worker.js';
+import { createJobEventHub } from '../../src/store/job-events.js';
 import { createJobQueue } from '../../src/store/queue.js';
 import { createTestDeps, type TestDeps } from '../helpers/deps.js';
 import { routerReply, startLlmServer, type LlmServer } from '../helpers/llm-server.js';
@@ -24,6 +25,8 @@ export interface HarnessOptions {
   handlers?: Partial<ChatHandlers>;
   /** Lookup through the real vector search (`deps.search`) instead of the fake searcher. */
   realSearch?: boolean;
+  /** The real tool-calling agent (over the same searcher) instead of "no agent installed". */
+  realAgent?: boolean;
 }
 
 /** Starts everything a chat test needs. */
@@ -39,14 +42,17 @@ export async function startHarness(opts: HarnessOptions = {}) {
   });
   const app = createApp(deps);
   const searcher = fakeSearcher();
+  // The service's own handlers (RETRIEVAL_MODE, SEARCH_NEIGHBORS, ...), over the fake searcher unless asked.
+  const service = createChatHandlers(opts.realSearch ? deps : { ...deps, search: searcher });
   const handlers: ChatHandlers = {
-    // The service's own lookup handler (RETRIEVAL_MODE, SEARCH_NEIGHBORS, ...), over the fake searcher unless asked.
-    lookup: createChatHandlers(opts.realSearch ? deps : { ...deps, search: searcher }).lookup,
+    lookup: service.lookup,
+    ...(opts.realAgent ? { agent: service.agent } : {}),
     ...opts.handlers,
   };
   const workers: ChatWorker[] = [];
   const startWorker = async () => {
-    const w = createChatWorker({ ...deps, queue: createJobQueue(deps.kv), handlers });
+    // A hub of its own, as a worker process has: the app's hub then counts only SSE streams.
+    const w = createChatWorker({ ...deps, queue: createJobQueue(deps.kv), events: createJobEventHub(deps.kv), handlers });
     await w.start();
     workers.push(w);
     return w;

@@ -5,8 +5,6 @@
  * the model and the fix.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createAgentHandler } from '../../src/agent/handler.js';
-import type { RouteHandler } from '../../src/chat/types.js';
 import { routerReply } from '../helpers/llm-server.js';
 import { startHarness, type Harness } from './chat-harness.js';
 
@@ -60,18 +58,7 @@ describe('router model down: answered by lookup', () => {
   });
 });
 
-/** A harness whose agent is the real one. */
-async function withAgent() {
-  let agent: RouteHandler = async () => ({ answer: '', sources: [], token_usage: null });
-  const harness = await startHarness({ handlers: { agent: (input) => agent(input) } });
-  agent = createAgentHandler({
-    graph: harness.deps.graph,
-    search: harness.searcher,
-    skeleton: harness.deps.skeleton,
-    config: harness.deps.config,
-  });
-  return harness;
-}
+const withAgent = () => startHarness({ realAgent: true });
 
 describe('agent model down: an error that says what to do', () => {
   it('names the model and `ollama pull` when the server does not have it (404)', async () => {

@@ -8,6 +8,7 @@ import { createChatWorker } from '../../src/chat/worker.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/lib/log.js';
 import { createLlmClients } from '../../src/llm/clients.js';
+import { createJobEventHub } from '../../src/store/job-events.js';
 import { createJobStore } from '../../src/store/jobs.js';
 import { createJobQueue } from '../../src/store/queue.js';
 import { createRateLimiter } from '../../src/store/rate-limit.js';
@@ -20,6 +21,7 @@ const worker = createChatWorker({
   queue: createJobQueue(kv),
   jobs: createJobStore(kv),
   limiter: createRateLimiter(kv),
+  events: createJobEventHub(kv),
   config,
   log: createLogger('silent'),
   llm: createLlmClients(config),

@@ -3,7 +3,7 @@
  * follows the job's events until the answer, and falls back to polling the job when the
  * stream cannot be resumed.
  */
-import type { ChatSessionView, JobSubmission, JobView } from '../../contract/chat.js';
+import { JOB_CANCELLED, type ChatSessionView, type JobSubmission, type JobView } from '../../contract/chat.js';
 import { ApiError, request } from './api.js';
 import { announce, byId } from './dom.js';
 import { AssistantView, storedAssistant, userMessage } from './messages.js';
@@ -20,12 +20,33 @@ export interface SendHooks {
 
 const sleep = (ms: number) => new Promise((r) => window.setTimeout(r, ms));
 
+/** Shows a job's error, or that the user stopped it. */
+function failed(view: AssistantView, error: string, retry?: () => void): void {
+  const stopped = error === JOB_CANCELLED;
+  view.fail(stopped ? 'You stopped this answer.' : `The answer failed: ${error}`, retry);
+  announce(stopped ? 'The answer was stopped.' : 'The answer failed.');
+}
+
 /** The message list and the job that is being followed. */
 export class ChatPane {
   private readonly list = byId<HTMLOListElement>('messages');
   private follow: AbortController | null = null;
   /** Called when an answer arrives (the setup panel steps aside after the first one). */
   onAnswer?: () => void;
+  /** The job being followed, while it runs (the page's Stop button cancels it). */
+  currentJob: string | null = null;
+  /** Called when {@link currentJob} changes. */
+  onJobChange?: () => void;
+
+  /** Asks the API to stop the running job; its stream then ends with the cancellation. */
+  async stop(): Promise<void> {
+    if (this.currentJob) await request('POST', `/chat/job/${encodeURIComponent(this.currentJob)}/cancel`);
+  }
+
+  private setJob(id: string | null): void {
+    this.currentJob = id;
+    this.onJobChange?.();
+  }
 
   /** Clears the pane for a new chat. */
   clear(title = 'New chat'): void {
@@ -80,6 +101,15 @@ export class ChatPane {
     this.follow?.abort();
     const ctl = new AbortController();
     this.follow = ctl;
+    this.setJob(jobId);
+    try {
+      await this.followToEnd(jobId, view, ctl, retry);
+    } finally {
+      if (this.follow === ctl) this.setJob(null);
+    }
+  }
+
+  private async followToEnd(jobId: string, view: AssistantView, ctl: AbortController, retry?: () => void): Promise<void> {
     let ended = false;
     const outcome = await followJob(
       jobId,
@@ -92,8 +122,7 @@ export class ChatPane {
             this.onAnswer?.();
             ended = true;
           } else if (ev.type === 'job_error') {
-            view.fail(`The answer failed: ${String(ev.data.error ?? 'unknown error')}`, retry);
-            announce('The answer failed.');
+            failed(view, String(ev.data.error ?? 'unknown error'), retry);
             ended = true;
           } else {
             const line = view.addEvent(ev);
@@ -122,7 +151,7 @@ export class ChatPane {
           this.onAnswer?.();
           return view.finish(job.result.answer, job.result.sources ?? [], job.result.route_taken);
         }
-        if (job.status === 'error') return view.fail(`The answer failed: ${job.error ?? 'unknown error'}`, retry);
+        if (job.status === 'error') return failed(view, job.error ?? 'unknown error', retry);
       } catch (err) {
         if (err instanceof ApiError && err.kind === 'not-found')
           return view.fail('This answer is no longer available: the job expired.', retry);

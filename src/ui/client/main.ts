@@ -21,7 +21,17 @@ let sessionId: string | null = null;
 let busy = false;
 let blockedUntil = 0;
 
-const updateSend = () => (sendBtn.disabled = busy || Date.now() < blockedUntil);
+/** Send, or Stop while an answer is being written (a button, not a submit: Enter never stops). */
+const updateSend = () => {
+  // Also for a job resumed from another tab: one answer at a time per chat.
+  const stop = pane.currentJob !== null;
+  sendBtn.type = stop ? 'button' : 'submit';
+  sendBtn.textContent = stop ? 'Stop' : 'Send';
+  sendBtn.classList.toggle('stop', stop);
+  sendBtn.setAttribute('aria-label', stop ? 'Stop the answer' : 'Send');
+  sendBtn.disabled = stop ? false : busy || Date.now() < blockedUntil;
+};
+pane.onJobChange = updateSend;
 
 /** Explains a failed call in the banner. */
 function report(err: unknown, retry?: () => void): void {
@@ -101,7 +111,7 @@ const sidebar = new Sidebar({
 });
 
 async function sendText(text: string): Promise<void> {
-  if (busy || Date.now() < blockedUntil) return;
+  if (busy || pane.currentJob || Date.now() < blockedUntil) return;
   busy = true;
   updateSend();
   input.value = '';
@@ -142,6 +152,14 @@ function closeSidebarOnNarrow(): void {
 }
 
 function wire(): void {
+  sendBtn.addEventListener('click', () => {
+    if (sendBtn.type !== 'button') return;
+    sendBtn.disabled = true;
+    pane.stop().catch((err: unknown) => {
+      report(err);
+      updateSend();
+    });
+  });
   byId('composer').addEventListener('submit', (e) => {
     e.preventDefault();
     const text = input.value.trim();
