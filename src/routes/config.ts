@@ -1,23 +1,9 @@
 /** `GET /config`: the active language-model configuration (no secrets). */
-import { createRoute, z } from '@hono/zod-openapi';
+import { createRoute } from '@hono/zod-openapi';
+import { LlmConfigSchema, type LlmConfig } from '../contract/providers.js';
 import type { AppDeps } from '../deps.js';
 import { RATE_LIMITS } from '../store/keys.js';
 import { createRouter } from './openapi.js';
-
-const LlmConfigSchema = z
-  .object({
-    llm_provider: z.string().openapi({ example: 'local' }),
-    router_provider: z.string().openapi({ example: 'local' }),
-    local_agent_model: z.string(),
-    local_router_model: z.string(),
-    hosted_agent_model: z.string(),
-    hosted_router_model: z.string(),
-    limits: z
-      .record(z.string(), z.number())
-      .optional()
-      .openapi({ description: 'The abuse limits in force (extension): per user, per client address, queue and query bounds' }),
-  })
-  .openapi('LlmConfig');
 
 const route = createRoute({
   method: 'get',
@@ -29,13 +15,14 @@ const route = createRoute({
 
 /** Config routes. */
 export function configRoutes({ config }: AppDeps) {
-  const body = {
+  const body: LlmConfig = {
     llm_provider: config.LLM_PROVIDER,
     router_provider: config.ROUTER_PROVIDER,
     local_agent_model: config.LOCAL_LLM_AGENT_MODEL,
     local_router_model: config.LOCAL_LLM_ROUTER_MODEL,
     hosted_agent_model: config.HOSTED_LLM_AGENT_MODEL,
     hosted_router_model: config.HOSTED_LLM_ROUTER_MODEL,
+    hosted_available: config.HOSTED_LLM_API_KEY !== '',
     limits: {
       requests_per_user_per_10_minutes: RATE_LIMITS.requests,
       tokens_per_user_per_10_minutes: RATE_LIMITS.tokens,

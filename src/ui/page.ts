@@ -94,7 +94,7 @@ export function chatPage(version: string): string {
     <input id="dialog-input" maxlength="100" autocomplete="off">
     <p id="dialog-error" class="error" role="alert"></p>
     <div class="dialog-buttons">
-      <button type="submit" value="cancel" id="dialog-cancel" formnovalidate>Cancel</button>
+      <button type="button" id="dialog-cancel">Cancel</button>
       <button type="submit" value="ok" id="dialog-ok" class="primary">OK</button>
     </div>
   </form>

@@ -207,7 +207,8 @@ describe('chat page against the real server', () => {
     await current.locator('.session-rename').click();
     await page.fill('#dialog-input', '  Analytical engines  ');
     await screenshot(page, '05-rename-dialog');
-    await page.click('#dialog-ok');
+    // Enter in the field renames (it used to press the form's first button, Cancel).
+    await page.press('#dialog-input', 'Enter');
     await page.waitForSelector('.session.current .session-open:text-is("Analytical engines")');
     expect(await page.textContent('#chat-title')).toBe('Analytical engines');
     const stored = await (await fetch(`${server.apiUrl}/chat/session/${id}`)).json();

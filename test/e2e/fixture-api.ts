@@ -22,6 +22,8 @@ export interface FixtureApi {
   failNext(status: number, headers?: Record<string, string>): void;
   /** Requests seen, as `METHOD path` plus the headers the UI server forwarded. */
   seen: Array<{ method: string; path: string; headers: Record<string, string> }>;
+  /** What `GET /config` says of the hosted provider's key (default true). */
+  hostedAvailable: boolean;
 }
 
 interface Session {
@@ -69,6 +71,7 @@ export function createFixtureApi(anon = 'fixture-anon-id-0123456789'): FixtureAp
       local_router_model: 'qwen-router',
       hosted_agent_model: 'big-hosted',
       hosted_router_model: 'small-hosted',
+      hosted_available: api.hostedAvailable,
     }),
   );
   app.get('/chat/sessions', (c) => {
@@ -136,10 +139,12 @@ export function createFixtureApi(anon = 'fixture-anon-id-0123456789'): FixtureAp
     return new Response(text, { headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' } });
   });
 
-  return {
+  const api: FixtureApi = {
     app,
     jobs,
     seen,
+    hostedAvailable: true,
     failNext: (status, headers = {}) => void (fail = { status, headers }),
   };
+  return api;
 }

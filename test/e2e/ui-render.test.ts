@@ -185,6 +185,21 @@ describe('chat page against a scripted API', () => {
     expect(fixture.seen.find((r) => r.path.startsWith('/chat/sessions'))!.path).toBe(`/chat/sessions?anon_id=${ANON}`);
   });
 
+  it('offers hosted only when the server has its key, saying why not', async () => {
+    fixture.hostedAvailable = false;
+    try {
+      await ready();
+      for (const select of ['#agent-provider', '#router-provider']) {
+        const hosted = page.locator(`${select} option[value="hosted"]`);
+        expect(await hosted.isDisabled()).toBe(true);
+        expect(await hosted.textContent()).toBe('hosted (no API key on this server)');
+      }
+      expect(await page.inputValue('#agent-provider')).toBe('local');
+    } finally {
+      fixture.hostedAvailable = true;
+    }
+  });
+
   it('Shift+Enter adds a line, Enter sends; the history reopens with folded steps and sources', async () => {
     await ready();
     await page.fill('#composer-input', 'first line');
@@ -273,10 +288,32 @@ describe('chat page against a scripted API', () => {
 
   it('works on a narrow screen with the sidebar behind a button', async () => {
     await page.setViewportSize({ width: 390, height: 800 });
+    // A table wider than the screen: it scrolls sideways instead of breaking words letter by letter.
+    const wide = [
+      '## Wide',
+      '',
+      '| pathway | organism | description | participants |',
+      '|---|---|---|---|',
+      '| Glycolysis | Homo sapiens | Conversion of glucose into pyruvate | hexokinase phosphofructokinase |',
+    ].join('\n');
+    fixture.jobs.splice(0, 1, agentJob(wide));
     await ready();
     expect(await page.isVisible('#sidebar')).toBe(false);
     await ask('small screen');
-    await page.waitForSelector('.msg.assistant .answer h2');
+    await page.waitForSelector('.msg.assistant .answer table');
+    const cells = await page.evaluate(() => {
+      const ctx = document.createElement('canvas').getContext('2d')!;
+      return [...document.querySelectorAll('.msg.assistant .answer td, .msg.assistant .answer th')].map((td) => {
+        const cs = getComputedStyle(td);
+        ctx.font = cs.font;
+        const longest = Math.max(...(td.textContent ?? '').split(/\s+/).map((w) => ctx.measureText(w).width));
+        const inner = td.clientWidth - Number.parseFloat(cs.paddingLeft) - Number.parseFloat(cs.paddingRight);
+        return { text: td.textContent, fits: inner + 1 >= longest };
+      });
+    });
+    expect(cells.filter((c) => !c.fits)).toEqual([]);
+    const table = await page.$eval('.msg.assistant .answer table', (t) => ({ scroll: t.scrollWidth, client: t.clientWidth }));
+    expect(table.scroll).toBeGreaterThan(table.client);
     await screenshot(page, 'fixture-narrow-answer');
     await page.click('#sidebar-toggle');
     expect(await page.getAttribute('#sidebar-toggle', 'aria-expanded')).toBe('true');

@@ -46,6 +46,7 @@ describe('GET /config', () => {
     const body = await res.json();
     expect(Object.keys(body).sort()).toEqual([
       'hosted_agent_model',
+      'hosted_available',
       'hosted_router_model',
       'limits',
       'llm_provider',
@@ -54,7 +55,11 @@ describe('GET /config', () => {
       'router_provider',
     ]);
     expect(JSON.stringify(body)).not.toContain('sk-very-secret');
+    expect(body.hosted_available).toBe(true);
     await secret.deps.close();
+    const keyless = createTestApp();
+    expect((await (await keyless.app.request('/config')).json()).hosted_available).toBe(false);
+    await keyless.deps.close();
   });
 });
 

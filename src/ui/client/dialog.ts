@@ -1,6 +1,7 @@
 /**
  * One native `<dialog>` used for rename (with a text field) and delete (a confirmation). The
  * browser traps focus in it and Escape cancels; focus returns to the button that opened it.
+ * Cancel is a plain button, so the form's default button (the one Enter presses) is OK.
  */
 import { byId } from './dom.js';
 
@@ -40,11 +41,15 @@ export function openDialog(opts: DialogOptions): Promise<string | null> {
         input.focus();
       }
     };
+    const cancel = byId<HTMLButtonElement>('dialog-cancel');
+    const onCancel = () => dialog.close('cancel');
     ok.addEventListener('click', onOk);
+    cancel.addEventListener('click', onCancel);
     dialog.addEventListener(
       'close',
       () => {
         ok.removeEventListener('click', onOk);
+        cancel.removeEventListener('click', onCancel);
         opener?.focus();
         resolve(dialog.returnValue === 'ok' ? input.value.trim() : null);
       },

@@ -2,17 +2,10 @@
  * Provider and model selectors, initialised from `GET /config` and remembered in
  * localStorage. Only values that differ from the server's are sent, as the `x-llm-*` headers.
  */
+import type { LlmConfig } from '../../contract/providers.js';
 import { byId, h } from './dom.js';
 
-/** `GET /config` (contract). */
-export interface LlmConfig {
-  llm_provider: string;
-  router_provider: string;
-  local_agent_model: string;
-  local_router_model: string;
-  hosted_agent_model: string;
-  hosted_router_model: string;
-}
+export type { LlmConfig };
 
 const STORE_KEY = 'graph-chat.llm';
 const PROVIDERS = ['local', 'hosted'];
@@ -42,9 +35,11 @@ function defaults(c: LlmConfig): Choice {
 }
 
 function load(c: LlmConfig): Choice {
+  // A remembered `hosted` is dropped once the server has no key for it.
+  const usable = (p: string | undefined) => PROVIDERS.includes(p ?? '') && !(p === 'hosted' && c.hosted_available === false);
   try {
     const saved = JSON.parse(localStorage.getItem(STORE_KEY) ?? 'null') as Partial<Choice> | null;
-    if (saved && PROVIDERS.includes(saved.agentProvider ?? '') && PROVIDERS.includes(saved.routerProvider ?? '')) {
+    if (saved && usable(saved.agentProvider) && usable(saved.routerProvider)) {
       return { ...defaults(c), ...saved };
     }
   } catch {
@@ -59,7 +54,10 @@ export function initSettings(config: LlmConfig): Settings {
   const agentModel = byId<HTMLInputElement>('agent-model');
   const routerProvider = byId<HTMLSelectElement>('router-provider');
   const routerModel = byId<HTMLInputElement>('router-model');
-  for (const sel of [agentProvider, routerProvider]) sel.replaceChildren(...PROVIDERS.map((p) => h('option', { value: p }, p)));
+  // A server without a hosted key refuses `hosted`: offered, but disabled and saying why.
+  const offline = (p: string) => p === 'hosted' && config.hosted_available === false;
+  const option = (p: string) => h('option', { value: p, disabled: offline(p) }, offline(p) ? `${p} (no API key on this server)` : p);
+  for (const sel of [agentProvider, routerProvider]) sel.replaceChildren(...PROVIDERS.map(option));
   const names = new Set([config.local_agent_model, config.local_router_model, config.hosted_agent_model, config.hosted_router_model]);
   byId('model-names').replaceChildren(...[...names].map((n) => h('option', { value: n })));
 
