@@ -26,8 +26,8 @@ export interface JobStreamOptions {
 /** True for the events that end a job's stream. */
 export const isFinal = (type: string) => type === 'job_done' || type === 'job_error';
 
-/** One SSE frame. */
-export function sseFrame(e: SeqEvent): string {
+/** One SSE frame: a job event, or any other stream's numbered event (the index build's progress). */
+export function sseFrame(e: { seq: number; event: { type: string; data?: unknown } }): string {
   return `id: ${e.seq}\nevent: ${e.event.type}\ndata: ${JSON.stringify(e.event.data ?? {})}\n\n`;
 }
 

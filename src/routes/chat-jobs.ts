@@ -109,8 +109,10 @@ export function chatJobRoutes(deps: AppDeps) {
       if (job.status === 'done' || job.status === 'error') return c.json(viewOf(job), 200);
       // The same atomic end a worker writes; the worker running it sees the final event and aborts.
       // (The processing list named is nobody's: the worker drops the id from its own.)
-      await jobs.finish(job, { status: 'error', error: JOB_CANCELLED }, '');
-      return c.json(viewOf((await jobs.get(job_id)) ?? { ...job, status: 'error', error: JOB_CANCELLED }), 200);
+      const cancelled = { ...job, status: 'error' as const, error: JOB_CANCELLED };
+      if (await jobs.finish(job, { status: 'error', error: JOB_CANCELLED }, '')) return c.json(viewOf(cancelled), 200);
+      // A worker ended it first (0): answer with that end.
+      return c.json(viewOf((await jobs.get(job_id)) ?? cancelled), 200);
     })
     .openapi(streamRoute, async (c) => {
       const { job_id } = c.req.valid('param');

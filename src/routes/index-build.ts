@@ -7,6 +7,7 @@
  * graph, a build already running, a database down) still answer with their status code.
  */
 import { createRoute, z } from '@hono/zod-openapi';
+import { sseFrame } from '../chat/sse.js';
 import type { AppDeps } from '../deps.js';
 import { toAppError, toProblem } from '../errors.js';
 import type { Logger } from '../lib/log.js';
@@ -100,7 +101,7 @@ async function streamBuild(start: (onProgress: (p: BuildProgress) => void) => Pr
       open = false; // the client went away; the build goes on
     }
   };
-  const event = (name: string, data: unknown) => send(`id: ${++id}\nevent: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
+  const event = (type: string, data: unknown) => send(sseFrame({ seq: ++id, event: { type, data } }));
   let pinger: ReturnType<typeof setInterval> | undefined;
   const end = () => {
     clearInterval(pinger);

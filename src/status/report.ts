@@ -6,7 +6,7 @@
  * for longer, so a client polling the page (or an attacker) cannot turn it into load.
  */
 import type { IndexState, Status, StatusCheck } from '../contract/status.js';
-import { MODEL_REGISTRY, findModel } from '../contract/models.js';
+import { MODEL_REGISTRY, findModel, type ModelEntry } from '../contract/models.js';
 import type { AppDeps } from '../deps.js';
 import { detectModelKind, modelDir, nodeFileReader, type ModelFileReader } from '../embeddings/model-files.js';
 import { fulltextIndexName } from '../graph/dialect.js';
@@ -70,6 +70,13 @@ export function createStatusReporter(deps: AppDeps, opts: StatusReporterOptions 
     return { role, provider: target.provider, model: target.model, state, checked_at: at };
   };
 
+  /** Whether a model's files are where the embedder pool will look for them. */
+  const filesOf = async (m: ModelEntry): Promise<Status['embedding_models'][number]['files']> => {
+    if (m.provider === 'local-server') return 'not-needed';
+    const kind = await detectModelKind(modelDir(config.MODELS_DIR, m.name), files).catch(() => null);
+    return kind && kind.type !== 'missing' ? 'present' : 'missing';
+  };
+
   const build = async (): Promise<Status> => {
     const [stats, kvUp, queue, router, agent, modelFiles] = await Promise.all([
       withTimeout(
@@ -81,18 +88,7 @@ export function createStatusReporter(deps: AppDeps, opts: StatusReporterOptions 
       withTimeout(deps.jobs.stats(), 1_000, 'queue stats').catch(() => null),
       languageModel('router'),
       languageModel('agent'),
-      Promise.all(
-        MODEL_REGISTRY.map(async (m) => ({
-          model: m.name,
-          provider: m.provider,
-          files:
-            m.provider === 'local-server'
-              ? ('not-needed' as const)
-              : (await detectModelKind(modelDir(config.MODELS_DIR, m.name), files).catch(() => ({ type: 'missing' }))).type === 'missing'
-                ? ('missing' as const)
-                : ('present' as const),
-        })),
-      ),
+      Promise.all(MODEL_REGISTRY.map(async (m) => ({ model: m.name, provider: m.provider, files: await filesOf(m) }))),
     ]);
 
     const indexes = MODEL_REGISTRY.map((m) => {
