@@ -47,6 +47,10 @@ const bootstrapRoute = createRoute({
   },
 });
 
+/** A 429 saying which limit was hit and when to retry, in the text and in `Retry-After`. */
+const rateLimited = (code: string, what: string, retryAfterSeconds: number) =>
+  new AppError(429, code, `${what}; retry after ${retryAfterSeconds} s`, { headers: { 'Retry-After': String(retryAfterSeconds) } });
+
 /** Chat submission and identity routes. */
 export function chatRoutes(deps: AppDeps) {
   const { config, llm, users, jobs, limiter } = deps;
@@ -78,11 +82,10 @@ export function chatRoutes(deps: AppDeps) {
       if (!(cookie && (await users.resolve(cookie)))) {
         const hit = await limiter.hitAddress('mint', c.get('client'), config.ANON_MINT_PER_MINUTE, 60_000);
         if (!hit.ok) {
-          throw new AppError(
-            429,
+          throw rateLimited(
             'rate-limit-identities',
-            `identity limit exceeded: at most ${config.ANON_MINT_PER_MINUTE} new anonymous IDs per minute from one address; retry after ${hit.retryAfterSeconds} s`,
-            { headers: { 'Retry-After': String(hit.retryAfterSeconds) } },
+            `identity limit exceeded: at most ${config.ANON_MINT_PER_MINUTE} new anonymous IDs per minute from one address`,
+            hit.retryAfterSeconds,
           );
         }
       }
@@ -111,11 +114,10 @@ export function chatRoutes(deps: AppDeps) {
         // No identity: the caller's address gets the per-user request budget (ANON_LIMITS).
         const hit = await limiter.hitAddress('chat', c.get('client'), RATE_LIMITS.requests, LIFETIMES.rateWindowSeconds * 1000);
         if (!hit.ok) {
-          throw new AppError(
-            429,
+          throw rateLimited(
             'rate-limit-address',
-            `request limit exceeded: at most ${RATE_LIMITS.requests} messages per 10 minutes from one address without x-anon-id; retry after ${hit.retryAfterSeconds} s`,
-            { headers: { 'Retry-After': String(hit.retryAfterSeconds) } },
+            `request limit exceeded: at most ${RATE_LIMITS.requests} messages per 10 minutes from one address without x-anon-id`,
+            hit.retryAfterSeconds,
           );
         }
       }
@@ -126,9 +128,7 @@ export function chatRoutes(deps: AppDeps) {
             admission.limit === 'requests'
               ? `request limit exceeded: at most ${RATE_LIMITS.requests} messages per 10 minutes`
               : `token limit exceeded: at most ${RATE_LIMITS.tokens} tokens per 10 minutes`;
-          throw new AppError(429, `rate-limit-${admission.limit}`, `${what}; retry after ${admission.retryAfterSeconds} s`, {
-            headers: { 'Retry-After': String(admission.retryAfterSeconds) },
-          });
+          throw rateLimited(`rate-limit-${admission.limit}`, what, admission.retryAfterSeconds);
         }
       }
       const submitted = await jobs.submit({
