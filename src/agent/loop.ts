@@ -12,8 +12,9 @@ import type { ChatCompletion, ChatCompletionMessageFunctionToolCall, ChatComplet
 import type { JobEvent, TokenUsage } from '../contract/chat.js';
 import { addUsage, usageOf } from '../llm/usage.js';
 import type { LlmTarget } from '../llm/types.js';
-import { complete } from '../llm/complete.js';
-import { isRateLimited } from '../llm/retry.js';
+import { type CompleteOptions, complete } from '../llm/complete.js';
+import { isRateLimited, modelRetry } from '../llm/retry.js';
+import { createAnswerStream } from './answer-stream.js';
 import { limitReachedInstruction } from './prompt.js';
 import { parseArgs, runTool, toOpenAiTools, type AgentTool, type ToolContext } from './tools.js';
 
@@ -73,7 +74,17 @@ export async function runAgentLoop(opts: AgentLoopOptions): Promise<AgentLoopRes
     await opts.emit({ type: 'agent_step', data: { iteration, model: opts.llm.model } });
 
     const body = { model: opts.llm.model, messages, tools, tool_choice: last ? ('none' as const) : ('auto' as const) };
-    const completion = await callModel(opts.llm.client, body, { retries, delayMs, signal: opts.signal });
+    // Text is streamed as `answer_delta` while it is written; if the model then calls tools, it
+    // was not the answer, and the next `agent_step` tells clients to start a new draft.
+    const draft = createAnswerStream(opts.emit);
+    const onRetry = (attempt: number) => opts.emit(modelRetry(opts.llm.model, attempt, delayMs, retries));
+    const completion = await callModel(opts.llm.client, body, { retries, delayMs, signal: opts.signal, onRetry, onText: draft.push }).catch(
+      (err: unknown) => {
+        draft.discard();
+        throw err;
+      },
+    );
+    await draft.end();
 
     const u = usageOf(completion);
     if (u) {
@@ -109,7 +120,7 @@ export async function runAgentLoop(opts: AgentLoopOptions): Promise<AgentLoopRes
 async function callModel(
   client: OpenAI,
   body: OpenAI.Chat.ChatCompletionCreateParamsNonStreaming,
-  o: { retries: number; delayMs: number; signal?: AbortSignal },
+  o: CompleteOptions & { retries: number; delayMs: number },
 ): Promise<ChatCompletion> {
   try {
     return await complete(client, body, o);

@@ -26,6 +26,8 @@ export interface ClassifyOptions {
   /** Wait between 429 retries in ms. */
   retryDelayMs?: number;
   signal?: AbortSignal;
+  /** Called before each wait after a 429. */
+  onRetry?: (attempt: number) => void | Promise<void>;
 }
 
 /** The router's system prompt. */
@@ -101,7 +103,7 @@ export async function classify(target: LlmTarget, question: string, history: Mes
   ];
   const base: ChatCompletionCreateParamsNonStreaming = { model: target.model, messages, temperature: 0 };
   const call = (params: ChatCompletionCreateParamsNonStreaming) =>
-    complete(target.client, params, { delayMs: opts.retryDelayMs, signal: opts.signal });
+    complete(target.client, params, { delayMs: opts.retryDelayMs, signal: opts.signal, onRetry: opts.onRetry });
   let completion: Awaited<ReturnType<typeof call>>;
   try {
     completion = await call({

@@ -12,6 +12,7 @@ import type { JobOutcome, JobRecord, JobStore } from '../store/jobs.js';
 import { sleep } from '../lib/timeout.js';
 import type { RateLimiter } from '../store/rate-limit.js';
 import { describeLlmFailure, llmFailureOf } from '../llm/failure.js';
+import { modelRetry } from '../llm/retry.js';
 import { classify, type RouterDecision } from './router.js';
 import type { ChatResponse, JobEvent, Message, TokenUsage } from '../contract/chat.js';
 import { addUsage } from '../llm/usage.js';
@@ -67,7 +68,8 @@ export async function runJob(
   const { config, jobs, limiter } = deps;
   const log = deps.log.child({ jobId: job.job_id });
   const emit = async (event: JobEvent) => {
-    events.push(event);
+    // The answer's pieces are in the answer itself: the session's copy of the events skips them.
+    if (event.type !== 'answer_delta') events.push(event);
     await jobs.publish(job, event);
   };
   const recordUsage = async (usage: TokenUsage) => {
@@ -86,6 +88,7 @@ export async function runJob(
       threshold: config.RAG_CONFIDENCE_THRESHOLD,
       retryDelayMs: config.LLM_RETRY_DELAY_MS,
       signal,
+      onRetry: (attempt) => emit(modelRetry(routerTarget.model, attempt, config.LLM_RETRY_DELAY_MS)),
     }).catch((err: unknown) => {
       const failure = signal.aborted ? null : llmFailureOf(err);
       if (!failure) throw err;

@@ -87,6 +87,26 @@ export const JobEventSchema = z
     event('agent_step', z.object({ iteration: z.number().int(), model: z.string() })),
     event('tool_call', z.object({ tool: z.string(), args: z.unknown() })),
     event('tool_result', z.object({ tool: z.string(), summary: z.string().describe('At most 200 characters') })),
+    event(
+      'model_retry',
+      z
+        .object({
+          model: z.string(),
+          attempt: z.number().int().describe('1 for the first retry'),
+          retries: z.number().int().describe('Retries allowed before the job fails'),
+          wait_ms: z.number().int(),
+          reason: z.string(),
+        })
+        .describe('Extension: the language model answered HTTP 429 and is asked again after `wait_ms`'),
+    ),
+    event(
+      'answer_delta',
+      z
+        .object({ text: z.string() })
+        .describe(
+          'Extension: a piece of the answer as the model writes it. The pieces since the last `agent_step` form the draft; a model that goes on to call tools starts a new draft at the next `agent_step`. `job_done` carries the whole answer.',
+        ),
+    ),
     event('job_done', ChatResponseSchema),
     event('job_error', z.object({ error: z.string() })),
   ])

@@ -2,6 +2,7 @@
  * The contract's language-model retry policy: an HTTP 429 answer is retried up to 3 times with
  * 2 seconds between tries. Other failures are not retried here (the caller decides).
  */
+import type { JobEvent } from '../contract/chat.js';
 import { sleep } from '../lib/timeout.js';
 
 /** Options of {@link withLlmRetry}. */
@@ -12,8 +13,8 @@ export interface LlmRetryOptions {
   delayMs?: number;
   /** Stops waiting and rethrows when aborted. */
   signal?: AbortSignal;
-  /** Called before each wait, e.g. for a log line. */
-  onRetry?: (attempt: number, err: unknown) => void;
+  /** Called (and awaited) before each wait: a log line, or an event telling the user why nothing moves. */
+  onRetry?: (attempt: number, err: unknown) => void | Promise<void>;
 }
 
 /** True when `err` is an HTTP 429 answer (an `openai` RateLimitError or anything with status 429). */
@@ -34,8 +35,13 @@ export async function withLlmRetry<T>(call: () => Promise<T>, opts: LlmRetryOpti
       return await call();
     } catch (err) {
       if (!isRateLimited(err) || attempt >= retries) throw err;
-      opts.onRetry?.(attempt + 1, err);
+      await opts.onRetry?.(attempt + 1, err);
       await sleep(delayMs, opts.signal);
     }
   }
+}
+
+/** The `model_retry` job event: a 429 is being waited out, so the user knows why nothing moves. */
+export function modelRetry(model: string, attempt: number, waitMs: number, retries = 3): JobEvent {
+  return { type: 'model_retry', data: { model, attempt, retries, wait_ms: waitMs, reason: 'the language model answered HTTP 429 (rate limited)' } };
 }

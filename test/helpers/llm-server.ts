@@ -43,6 +43,8 @@ export interface ScriptedReply {
   raw?: string;
   /** Extra response headers (e.g. `retry-after`). */
   headers?: Record<string, string>;
+  /** When the request streams: a pause between the content's pieces (one per word), in ms. */
+  pieceDelayMs?: number;
 }
 
 /** A scripted item: a fixed reply, or a function of the recorded request. */
@@ -168,14 +170,22 @@ function completion(reply: ScriptedReply, model: string, seq: number) {
   };
 }
 
-/** Writes a completion as an SSE stream (one content chunk, one tool-call chunk, usage, DONE). */
-function streamCompletion(res: ServerResponse, full: ReturnType<typeof completion>, includeUsage: boolean) {
+/**
+ * Writes a completion as an SSE stream: the content a word per chunk (`pieceDelayMs` apart), then
+ * one tool-call chunk, the finish reason, usage when asked for, and DONE.
+ */
+async function streamCompletion(res: ServerResponse, full: ReturnType<typeof completion>, includeUsage: boolean, pieceDelayMs = 0) {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   const base = { id: full.id, object: 'chat.completion.chunk', created: full.created, model: full.model };
   const choice = full.choices[0]!;
   const msg = choice.message as { content: string | null; tool_calls?: Array<Record<string, unknown>> };
   const write = (o: unknown) => res.write(`data: ${JSON.stringify(o)}\n\n`);
-  write({ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: msg.content ?? '' }, finish_reason: null }] });
+  const pieces = msg.content?.match(/\s*\S+\s*/g) ?? [''];
+  for (const [i, content] of pieces.entries()) {
+    if (i > 0 && pieceDelayMs > 0) await sleep(pieceDelayMs);
+    if (res.destroyed) return;
+    write({ ...base, choices: [{ index: 0, delta: { ...(i === 0 ? { role: 'assistant' } : {}), content }, finish_reason: null }] });
+  }
   if (msg.tool_calls) {
     const delta = { tool_calls: msg.tool_calls.map((t, index) => ({ index, ...t })) };
     write({ ...base, choices: [{ index: 0, delta, finish_reason: null }] });
@@ -223,7 +233,7 @@ export async function startLlmServer(opts: LlmServerOptions = {}): Promise<LlmSe
         return send(res, status, JSON.stringify({ error }), reply.headers);
       }
       const full = completion(reply, body?.model ?? 'scripted', ++seq);
-      if (body?.stream) return streamCompletion(res, full, Boolean(body.stream_options?.include_usage));
+      if (body?.stream) return streamCompletion(res, full, Boolean(body.stream_options?.include_usage), reply.pieceDelayMs);
       return send(res, 200, JSON.stringify(full), reply.headers);
     }
     if (path.endsWith('/embeddings') && req.method === 'POST') {

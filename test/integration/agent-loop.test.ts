@@ -110,6 +110,7 @@ describe('agent route', () => {
       'tool_call vector_search',
       'tool_result vector_search',
       `step 5 ${model}`,
+      'answer_delta',
       'job_done',
     ]);
     const results = events.filter((e) => e.type === 'tool_result');
@@ -199,6 +200,63 @@ describe('agent route', () => {
     expect(calls).toHaveLength(4);
     for (let i = 1; i < 4; i++) expect(calls[i]!.receivedAt - calls[i - 1]!.receivedAt).toBeGreaterThanOrEqual(RETRY_MS - 5);
     expect(events.filter((e) => e.type === 'agent_step')).toHaveLength(1);
+    // The user sees why nothing moves: one event per wait, before the answer.
+    const retries = events.filter((e) => e.type === 'model_retry').map((e) => [e.data.attempt, e.data.retries, e.data.wait_ms]);
+    expect(retries).toEqual([
+      [1, 3, RETRY_MS],
+      [2, 3, RETRY_MS],
+      [3, 3, RETRY_MS],
+    ]);
+    expect(events.findIndex((e) => e.type === 'model_retry')).toBeGreaterThan(events.findIndex((e) => e.type === 'agent_step'));
+  });
+
+  it('tells the user when the router model is rate limited too', async () => {
+    h.llm.fail(429, 1);
+    h.llm.script(routerReply('agent', 0.9), { content: 'Fine.' });
+    const { job, events } = await ask('Busy router?');
+    expect(job.status).toBe('done');
+    const types = events.map((e) => e.type);
+    expect(types.slice(0, 3)).toEqual(['routing_started', 'model_retry', 'routing_done']);
+    expect(events[1]!.data.model).toBe(h.deps.config.LOCAL_LLM_ROUTER_MODEL);
+  });
+
+  it('streams the answer as answer_delta events while the model writes it; replay and the session keep it whole', async () => {
+    const answer = 'Ada lives in London, and Charles lives in Paris; both moved there young.';
+    h.llm.script(
+      routerReply('agent', 0.9),
+      // Text before a tool call is a draft that the next agent_step discards.
+      { content: 'Let me look.', tool_calls: [{ name: 'get_node_labels', arguments: {} }] },
+      { content: answer, pieceDelayMs: 40 },
+    );
+    const { job, events } = await ask('Where do they live, slowly?');
+    expect(job.status).toBe('done');
+    expect(job.result.answer).toBe(answer);
+
+    // The router is asked without streaming; the agent's calls stream.
+    expect(h.llm.chatRequests().map((r) => r.body.stream ?? false)).toEqual([false, true, true]);
+    const types = events.map((e) => e.type);
+    const lastStep = types.lastIndexOf('agent_step');
+    const drafts = events.slice(lastStep).filter((e) => e.type === 'answer_delta');
+    // 12 words 40 ms apart, gathered every 80 ms: several pieces, in order, before job_done.
+    expect(drafts.length).toBeGreaterThanOrEqual(3);
+    expect(drafts.length).toBeLessThan(12);
+    expect(drafts.map((e) => e.data.text).join('')).toBe(answer);
+    expect(types.at(-1)).toBe('job_done');
+    expect(events.slice(0, lastStep).filter((e) => e.type === 'answer_delta').map((e) => e.data.text).join('')).toBe('Let me look.');
+
+    // Resuming from the first piece of the answer replays the rest of it.
+    const all = await h.stream(job.job_id);
+    const ids = all.frames.filter((f) => f.event === 'answer_delta').map((f) => f.id!);
+    const resumed = await h.stream(job.job_id, { 'last-event-id': String(ids.at(-drafts.length)) });
+    const rest = resumed.frames.filter((f) => f.event);
+    expect(rest.map((f) => f.event)).toEqual([...Array(drafts.length - 1).fill('answer_delta'), 'job_done']);
+    expect(rest.filter((f) => f.event === 'answer_delta').map((f) => f.data.text).join('')).toBe(answer.slice(drafts[0]!.data.text.length));
+
+    // The session's copy of the events has no pieces; its message has the whole answer.
+    const session = (await (await h.app.request(`/chat/session/${job.result.session_id}`)).json()) as any;
+    const message = session.messages.at(-1);
+    expect(message.content).toBe(answer);
+    expect(message.events.map((e: any) => e.type)).not.toContain('answer_delta');
   });
 
   it('fails the job after a fourth HTTP 429', async () => {

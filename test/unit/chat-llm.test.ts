@@ -92,7 +92,7 @@ describe('withLlmRetry', () => {
     const retried: number[] = [];
     const res = await withLlmRetry(
       () => target.client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }),
-      { delayMs: 5, onRetry: (n) => retried.push(n) },
+      { delayMs: 5, onRetry: (n) => void retried.push(n) },
     );
     expect(res.choices[0]!.message.content).toBe('finally');
     expect(retried).toEqual([1, 2, 3]);
