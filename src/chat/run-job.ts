@@ -40,6 +40,12 @@ export const ROUTING_STARTED: JobEvent = Object.freeze({ type: 'routing_started'
 /** The job error when no agent handler is installed. */
 export const AGENT_UNAVAILABLE = 'the agent is not available on this server, so this question cannot be answered yet';
 
+/** `history` without its last pair when that pair asked `question` (the pair a regenerate replaces). */
+export function withoutReplacedPair(history: Message[], question: string): Message[] {
+  const [user, assistant] = history.slice(-2);
+  return user?.role === 'user' && user.content === question && assistant?.role === 'assistant' ? history.slice(0, -2) : history;
+}
+
 /** A message for the job's `error` field: short, no stack, no internals. */
 export function describeJobError(err: unknown): string {
   if (err instanceof AppError || err instanceof DomainError) return err.message;
@@ -65,6 +71,8 @@ export async function runJob(
 ): Promise<void> {
   // `routing_started` was published when the job was taken (same round trip).
   const events: JobEvent[] = [ROUTING_STARTED];
+  // A regenerate's models must not see the answer it replaces (nor its question twice).
+  const past = job.regenerate ? withoutReplacedPair(history, job.message) : history;
   const { config, jobs, limiter } = deps;
   const log = deps.log.child({ jobId: job.job_id });
   const emit = async (event: JobEvent) => {
@@ -84,7 +92,7 @@ export async function runJob(
     // A router model that cannot answer does not stop the chat: the question is answered by
     // lookup, and `routing_done` says so and why.
     let fallback: string | undefined;
-    const decision: RouterDecision = await classify(routerTarget, job.message, history, {
+    const decision: RouterDecision = await classify(routerTarget, job.message, past, {
       threshold: config.RAG_CONFIDENCE_THRESHOLD,
       retryDelayMs: config.LLM_RETRY_DELAY_MS,
       signal,
@@ -113,7 +121,7 @@ export async function runJob(
     if (!handler) throw new Error(AGENT_UNAVAILABLE);
     const out = await handler({
       question: job.message,
-      history,
+      history: past,
       graph: config.GRAPHDB_GRAPH,
       llm: agentTarget,
       emit,

@@ -149,6 +149,11 @@ export const ChatSessionSchema = z
       .string()
       .nullable()
       .describe('Job currently answering in this session; a client can follow its stream after a reload'),
+    pending_message: z
+      .string()
+      .nullable()
+      .optional()
+      .describe('Extension: the question of `pending_job_id` (it joins `messages` when the job ends), so another tab can show it'),
   })
   .openapi('ChatSession');
 

@@ -77,7 +77,7 @@ const deleteRoute = createRoute({
 
 /** Session routes. */
 export function chatSessionRoutes(deps: AppDeps) {
-  const { sessions, users } = deps;
+  const { sessions, users, jobs } = deps;
   /** The caller; 404 when it sent `x-anon-id` and the session is another user's. */
   const own = async (sessionId: string, anonId: string | undefined) => {
     const caller = await resolveUser(users, anonId);
@@ -98,6 +98,8 @@ export function chatSessionRoutes(deps: AppDeps) {
       const caller = await resolveUser(users, c.req.valid('header')['x-anon-id']);
       const s = await sessions.load(session_id);
       if (!s || !mayUse(s.user_id, caller)) throw notFound(session_id);
+      // The running job's question is stored with its answer, at the end: until then it is the job's.
+      const pending = s.pending_job_id ? await jobs.get(s.pending_job_id) : null;
       return c.json(
         {
           session_id: s.session_id,
@@ -111,6 +113,7 @@ export function chatSessionRoutes(deps: AppDeps) {
             events: m.events ?? [],
           })),
           pending_job_id: s.pending_job_id,
+          pending_message: pending?.message ?? null,
         },
         200,
       );

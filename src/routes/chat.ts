@@ -32,6 +32,10 @@ const chatRequestSchema = (maxChars: number) =>
         // A pattern rather than a refine, so the OpenAPI document says it too.
         .regex(/\S/, 'must not be empty'),
       session_id: issuedIdSchema().nullish().openapi({ description: 'Omit or null to start a new session' }),
+      regenerate: z.boolean().optional().openapi({
+        description:
+          "Extension: answer the session's last question again. `message` is that question; when the new answer is done it replaces the last question-and-answer pair in place (if the session still ends with that question; otherwise it is added as usual), and the model does not see the answer it replaces.",
+      }),
     })
     .openapi('ChatRequest');
 
@@ -134,6 +138,7 @@ export function chatRoutes(deps: AppDeps) {
       const submitted = await jobs.submit({
         message: body.message,
         sessionId: body.session_id ?? null,
+        regenerate: Boolean(body.regenerate && body.session_id),
         userId: user?.userId ?? null,
         llm: {
           provider: h['x-llm-provider'],

@@ -6,7 +6,7 @@
 /**
  * KEYS: candidate session hash, its messages, its pending events, fresh session hash, job, queue.
  * ARGV: candidate id ('' = none), fresh id, user id, now, job id, message, llm JSON, job ttl,
- * session ttl, most pending jobs (0 = no bound). Returns `{session_id, is_new ('1'/'0')}`, or
+ * session ttl, most pending jobs (0 = no bound), regenerate ('1'/'0'). Returns `{session_id, is_new ('1'/'0')}`, or
  * `{'', 'full'}` when the queue already holds that many.
  */
 export const SUBMIT_LUA = `
@@ -29,7 +29,7 @@ else
   redis.call('EXPIRE', KEYS[4], ARGV[9])
 end
 redis.call('HSET', KEYS[5], 'job_id', ARGV[5], 'session_id', sid, 'user_id', ARGV[3], 'is_new_session', isnew,
-  'message', ARGV[6], 'status', 'pending', 'created_at', ARGV[4], 'attempts', '0', 'llm', ARGV[7])
+  'message', ARGV[6], 'status', 'pending', 'created_at', ARGV[4], 'attempts', '0', 'llm', ARGV[7], 'regenerate', ARGV[11])
 redis.call('EXPIRE', KEYS[5], ARGV[8])
 redis.call('LPUSH', KEYS[6], ARGV[5])
 return {sid, isnew}
@@ -89,7 +89,8 @@ return publish(KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], ARGV[1], ARGV[2], AR
  * KEYS: job events, job, session hash, messages, pending events, user's session list, the
  * worker's processing list, the user hash.
  * ARGV: final event JSON, status, result JSON or error text, user message JSON ('' on error),
- * assistant message JSON, job ttl, session ttl, live channel, job id, session id, has user.
+ * assistant message JSON, job ttl, session ttl, live channel, job id, session id, has user,
+ * regenerate ('1': the new pair replaces the last one when that one asked the same question).
  * Returns the final event's seq, or 0 when the job had already finished.
  */
 export const FINISH_LUA = `
@@ -107,7 +108,11 @@ else
 end
 redis.call('EXPIRE', KEYS[2], ARGV[6])
 if redis.call('EXISTS', KEYS[3]) == 1 then
-  if ARGV[4] ~= '' then redis.call('RPUSH', KEYS[4], ARGV[4], ARGV[5]) end
+  if ARGV[4] ~= '' then
+    -- A user message is stored exactly as the new one is, so equal text is the same question.
+    if ARGV[12] == '1' and redis.call('LINDEX', KEYS[4], -2) == ARGV[4] then redis.call('LTRIM', KEYS[4], 0, -3) end
+    redis.call('RPUSH', KEYS[4], ARGV[4], ARGV[5])
+  end
   if redis.call('HGET', KEYS[3], 'pending_job_id') == ARGV[9] then
     redis.call('HSET', KEYS[3], 'pending_job_id', '')
     redis.call('DEL', KEYS[5])

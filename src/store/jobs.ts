@@ -33,6 +33,8 @@ export interface JobRecord {
   /** Times a worker has taken the job. */
   attempts: number;
   llm: JobLlm;
+  /** A regenerate: its answer replaces the session's last pair (see `NewJob.regenerate`). */
+  regenerate: boolean;
 }
 
 /** What `POST /chat/message` stores. */
@@ -40,6 +42,8 @@ export interface NewJob {
   message: string;
   /** A session to continue; null, unknown or expired starts a new one. */
   sessionId: string | null;
+  /** Replace the session's last question-and-answer pair when it is this question (regenerate). */
+  regenerate?: boolean;
   userId: string | null;
   llm: JobLlm;
 }
@@ -105,6 +109,7 @@ export function parseJob(h: Record<string, string>): JobRecord | null {
     error: h.error || null,
     attempts: Number(h.attempts ?? 0),
     llm: h.llm ? (JSON.parse(h.llm) as JobLlm) : {},
+    regenerate: h.regenerate === '1',
   };
 }
 
@@ -142,6 +147,7 @@ export function createJobStore(kv: KvStore, opts: { maxPending?: number } = {}):
           LIFETIMES.jobSeconds,
           LIFETIMES.sessionSeconds,
           opts.maxPending ?? 0,
+          job.regenerate ? '1' : '0',
         ],
       )) as [string, string];
       if (isNew === 'full') return null;
@@ -208,6 +214,7 @@ export function createJobStore(kv: KvStore, opts: { maxPending?: number } = {}):
           job.job_id,
           job.session_id,
           job.user_id ? '1' : '0',
+          job.regenerate ? '1' : '0',
         ],
       );
       return Number(seq);

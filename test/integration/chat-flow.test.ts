@@ -92,7 +92,12 @@ describe('lookup flow', () => {
     const running = (await sessions.load(sub.session_id))!;
     expect(running.pending_job_id).toBe(sub.job_id);
     expect(running.pending_events).toEqual([{ type: 'routing_started', data: {} }]);
+    // Another tab opening the session sees the running job's question (it is stored at the end).
+    const view = await (await h.app.request(`/chat/session/${sub.session_id}`)).json();
+    expect(view).toMatchObject({ pending_job_id: sub.job_id, pending_message: 'Ada, slowly?', messages: [] });
     await h.waitJob(sub.job_id);
+    const after = await (await h.app.request(`/chat/session/${sub.session_id}`)).json();
+    expect(after).toMatchObject({ pending_job_id: null, pending_message: null });
     const done = (await sessions.load(sub.session_id))!;
     expect(done.pending_job_id).toBeNull();
     expect(done.pending_events).toEqual([]);
@@ -111,6 +116,28 @@ describe('lookup flow', () => {
     expect(msgs).toHaveLength(22);
     expect(msgs[1]).toEqual({ role: 'user', content: 'question 2' });
     expect(msgs.at(-1)).toEqual({ role: 'user', content: 'question 12' });
+  });
+
+  it('regenerates the last answer in place: same question, new job, the old pair replaced and not shown to the model', async () => {
+    h.llm.setDefault(routerReply('lookup', 0.95));
+    const first = await h.submit('question A');
+    await h.waitJob(first.job_id);
+    const sid = first.session_id;
+    await h.waitJob((await h.submit('question B', { session_id: sid })).job_id);
+    h.llm.reset();
+    h.llm.setDefault(routerReply('lookup', 0.95));
+
+    const again = await h.submit('question B', { session_id: sid, regenerate: true });
+    expect(again.session_id).toBe(sid);
+    expect((await h.waitJob(again.job_id)).status).toBe('done');
+    const seen = (h.llm.chatRequests()[0]!.body.messages as Array<{ content: string }>).map((m) => m.content);
+    expect(seen.slice(1)).toEqual(['question A', expect.any(String), 'question B']);
+    const session = async () => (await (await h.app.request(`/chat/session/${sid}`)).json()) as { messages: Array<{ content: string }> };
+    expect((await session()).messages.map((m) => m.content).filter((_, i) => i % 2 === 0)).toEqual(['question A', 'question B']);
+
+    // A regenerate of a question that is no longer the last one adds a pair, as a message does.
+    await h.waitJob((await h.submit('question A', { session_id: sid, regenerate: true })).job_id);
+    expect((await session()).messages.map((m) => m.content).filter((_, i) => i % 2 === 0)).toEqual(['question A', 'question B', 'question A']);
   });
 
   it('starts a new session for an unknown session_id', async () => {

@@ -67,8 +67,11 @@ export async function startHarness(opts: HarnessOptions = {}) {
     });
 
   /** Submits a message and returns the 202 body (throws on another status). */
-  const submit = async (message: string, extra: { session_id?: string | null; headers?: Record<string, string> } = {}) => {
-    const res = await post({ message, session_id: extra.session_id }, extra.headers);
+  const submit = async (
+    message: string,
+    extra: { session_id?: string | null; regenerate?: boolean; headers?: Record<string, string> } = {},
+  ) => {
+    const res = await post({ message, session_id: extra.session_id, regenerate: extra.regenerate }, extra.headers);
     if (res.status !== 202) throw new Error(`submit answered ${res.status}: ${await res.text()}`);
     return (await res.json()) as { job_id: string; session_id: string; status: string };
   };
