@@ -30,9 +30,11 @@ export function createAnswerStream(emit: (event: JobEvent) => Promise<void>, int
     const text = pending;
     pending = '';
     // One write at a time keeps the pieces in order; a failed write is kept for end().
-    chain = chain.then(() => emit({ type: 'answer_delta', data: { text } })).catch((err: unknown) => {
-      failure ??= err;
-    });
+    chain = chain
+      .then(() => emit({ type: 'answer_delta', data: { text } }))
+      .catch((err: unknown) => {
+        failure ??= err;
+      });
   };
   return {
     push(text) {

@@ -20,7 +20,11 @@ export interface CompleteOptions extends LlmRetryOptions {
  * Creates a completion, retrying HTTP 429 answers (see {@link withLlmRetry}); aborting
  * `opts.signal` stops the request and any wait between tries.
  */
-export async function complete(client: OpenAI, body: ChatCompletionCreateParamsNonStreaming, opts: CompleteOptions = {}): Promise<ChatCompletion> {
+export async function complete(
+  client: OpenAI,
+  body: ChatCompletionCreateParamsNonStreaming,
+  opts: CompleteOptions = {},
+): Promise<ChatCompletion> {
   // The `openai` client never removes the abort listener it adds to a caller's signal, and a
   // job's signal outlives many calls: each call gets a child signal that is let go after.
   opts.signal?.throwIfAborted();
@@ -43,7 +47,12 @@ export async function complete(client: OpenAI, body: ChatCompletionCreateParamsN
  * joined by index, usage from the last chunk). A 429 arrives as the HTTP status before any
  * text, so retrying the whole call never repeats text already passed on.
  */
-async function streamed(client: OpenAI, body: ChatCompletionCreateParamsNonStreaming, signal: AbortSignal, onText: (delta: string) => void) {
+async function streamed(
+  client: OpenAI,
+  body: ChatCompletionCreateParamsNonStreaming,
+  signal: AbortSignal,
+  onText: (delta: string) => void,
+) {
   const stream = client.chat.completions.stream({ ...body, stream: true, stream_options: { include_usage: true } }, { signal });
   stream.on('content', (delta) => onText(delta));
   return (await stream.finalChatCompletion()) as ChatCompletion;

@@ -43,5 +43,8 @@ export async function withLlmRetry<T>(call: () => Promise<T>, opts: LlmRetryOpti
 
 /** The `model_retry` job event: a 429 is being waited out, so the user knows why nothing moves. */
 export function modelRetry(model: string, attempt: number, waitMs: number, retries = 3): JobEvent {
-  return { type: 'model_retry', data: { model, attempt, retries, wait_ms: waitMs, reason: 'the language model answered HTTP 429 (rate limited)' } };
+  return {
+    type: 'model_retry',
+    data: { model, attempt, retries, wait_ms: waitMs, reason: 'the language model answered HTTP 429 (rate limited)' },
+  };
 }

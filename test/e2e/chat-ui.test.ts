@@ -112,6 +112,9 @@ describe('chat page against the real server', () => {
     expect(await first.locator('.source-id').textContent()).toBe(`ID ${graph.ids['Ada <img src=x onerror="window.__xss = 4">']}`);
     expect(await first.locator('.label-chip').allTextContents()).toEqual([graph.label]);
     expect(await first.locator('.snippet').textContent()).toContain('Mathematician and writer.');
+    // The answer already shows each node's text: the sources are folded, names only (defect 8).
+    expect(await msg.locator('details.sources').getAttribute('open')).toBeNull();
+    expect(await msg.locator('details.sources.names-only').count()).toBe(1);
     const state = await page.evaluate(() => ({
       xss: (window as unknown as { __xss?: number }).__xss,
       scripts: document.querySelectorAll('#messages script, #messages img').length,
@@ -199,6 +202,108 @@ describe('chat page against the real server', () => {
     expect(await msg.locator('.answer h3').first().textContent()).toBe('Charles Babbage');
     expect(lastIds).toEqual([undefined, '2']);
     expect(await msg.locator('.step').count()).toBe(2);
+  });
+
+  it('streams the answer text while the model writes it', async () => {
+    route = { route: 'agent', confidence: 0.9 };
+    const answer = 'The engine was designed by Charles Babbage, and Ada Lovelace wrote what many call the first program for it, in 1843.';
+    agentReplies.push({ content: answer, pieceDelayMs: 120 });
+    await ask(page, 'Tell me about the engine, slowly');
+    const msg = page.locator('.msg.assistant').last();
+    await msg.locator('.answer.drafting').waitFor({ state: 'visible' });
+    const partial = (await msg.locator('.answer').textContent()) ?? '';
+    expect(await msg.getAttribute('aria-busy')).toBe('true');
+    expect(partial.length).toBeGreaterThan(0);
+    expect(answer.startsWith(partial.trim())).toBe(true);
+    expect(partial.trim().length).toBeLessThan(answer.length);
+    await screenshot(page, '04c-answer-streaming');
+    await settled(page);
+    expect((await msg.locator('.answer').textContent())?.trim()).toBe(answer);
+    expect(await msg.locator('.answer.drafting').count()).toBe(0);
+  });
+
+  it('says so while a rate-limited model is asked again', async () => {
+    route = { route: 'lookup', confidence: 0.95 };
+    llm.fail(429, 2);
+    await ask(page, ADA_Q);
+    await settled(page);
+    const steps = await page.locator('.msg.assistant').last().locator('.step').allTextContents();
+    expect(steps.filter((t) => t.startsWith(`${ROUTER_MODEL} is busy (rate limited): asking again in 0.01 s`))).toEqual([
+      `${ROUTER_MODEL} is busy (rate limited): asking again in 0.01 s (retry 1 of 3)`,
+      `${ROUTER_MODEL} is busy (rate limited): asking again in 0.01 s (retry 2 of 3)`,
+    ]);
+  });
+
+  it('a blocked stream still shows the answer within seconds, with its route and steps', async () => {
+    route = { route: 'lookup', confidence: 0.95 };
+    await page.route('**/api/chat/job/*/stream', (r) => r.abort());
+    const started = Date.now();
+    await ask(page, 'Who designed the Analytical Engine?');
+    await settled(page);
+    const took = Date.now() - started;
+    await page.unroute('**/api/chat/job/*/stream');
+    // It used to retry the stream six times (about 24 s) before reading the job.
+    expect(took).toBeLessThan(6_000);
+    const msg = page.locator('.msg.assistant').last();
+    expect(await msg.locator('.answer h3').first().textContent()).toBe('Charles Babbage');
+    expect(await msg.locator('.route-badge').textContent()).toBe('lookup · 0.95');
+    expect(await msg.locator('.step').count()).toBe(2);
+  });
+
+  it('"Try again" and "Regenerate" replace the answer in place', async () => {
+    route = { route: 'agent', confidence: 0.9 };
+    agentReplies.push({ status: 500 });
+    const users = page.locator('.msg.user');
+    await ask(page, 'What did Ada write?');
+    await settled(page);
+    const count = await users.count();
+    const last = page.locator('#messages > li').last();
+    expect(await last.locator('.error').textContent()).toContain('The answer failed');
+    agentReplies.push({ content: 'She wrote notes on the engine.' });
+    await last.locator('button.retry').click();
+    await settled(page);
+    expect(await users.count()).toBe(count);
+    expect((await page.locator('#messages > li').last().locator('.answer').textContent())?.trim()).toBe('She wrote notes on the engine.');
+    expect(await page.locator('#messages > li').last().locator('.error').count()).toBe(0);
+
+    agentReplies.push({ content: 'She wrote the first published program.' });
+    await page.locator('#messages > li').last().locator('button.regenerate').click();
+    await settled(page);
+    expect(await users.count()).toBe(count);
+    expect((await page.locator('#messages > li').last().locator('.answer').textContent())?.trim()).toBe(
+      'She wrote the first published program.',
+    );
+    expect(await page.locator('button.regenerate').count()).toBe(1);
+    await screenshot(page, '04d-regenerated');
+    // The stored session has the new answer in place of the old one.
+    const sid = new URL(page.url()).hash.slice('#s='.length);
+    const stored = await (await fetch(`${server.apiUrl}/chat/session/${sid}`)).json();
+    const contents = stored.messages.map((m: { content: string }) => m.content);
+    expect(contents.slice(-2)).toEqual(['What did Ada write?', 'She wrote the first published program.']);
+    expect(contents).not.toContain('She wrote notes on the engine.');
+  });
+
+  it('a second tab opened while an answer runs shows its question and Stop, and ends with one answer', async () => {
+    route = { route: 'agent', confidence: 0.9 };
+    agentReplies.push({ content: 'Worth the wait.', latencyMs: 2_500 });
+    await ask(page, 'A slow question for two tabs');
+    await page.waitForFunction(() => document.querySelector('#send')?.textContent === 'Stop');
+    const second = await context.newPage();
+    try {
+      await second.goto(page.url());
+      await second.waitForSelector('body[data-ready="true"]');
+      await second.waitForSelector('.msg.assistant[aria-busy="true"]');
+      expect(await second.locator('.msg.user .bubble').last().textContent()).toBe('A slow question for two tabs');
+      expect(await second.textContent('#send')).toBe('Stop');
+      await settled(second);
+      expect((await second.locator('.msg.assistant .answer').last().textContent())?.trim()).toBe('Worth the wait.');
+      const roles = await second.locator('#messages > li').evaluateAll((els) => els.map((e) => (e.classList.contains('user') ? 'u' : 'a')));
+      expect(roles.join('')).not.toContain('aa');
+      await second.waitForFunction(() => document.querySelector('#send')?.textContent === 'Send');
+    } finally {
+      await second.close();
+    }
+    await settled(page);
   });
 
   it('renames and deletes a session', async () => {

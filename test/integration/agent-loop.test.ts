@@ -242,7 +242,13 @@ describe('agent route', () => {
     expect(drafts.length).toBeLessThan(12);
     expect(drafts.map((e) => e.data.text).join('')).toBe(answer);
     expect(types.at(-1)).toBe('job_done');
-    expect(events.slice(0, lastStep).filter((e) => e.type === 'answer_delta').map((e) => e.data.text).join('')).toBe('Let me look.');
+    expect(
+      events
+        .slice(0, lastStep)
+        .filter((e) => e.type === 'answer_delta')
+        .map((e) => e.data.text)
+        .join(''),
+    ).toBe('Let me look.');
 
     // Resuming from the first piece of the answer replays the rest of it.
     const all = await h.stream(job.job_id);
@@ -250,7 +256,12 @@ describe('agent route', () => {
     const resumed = await h.stream(job.job_id, { 'last-event-id': String(ids.at(-drafts.length)) });
     const rest = resumed.frames.filter((f) => f.event);
     expect(rest.map((f) => f.event)).toEqual([...Array(drafts.length - 1).fill('answer_delta'), 'job_done']);
-    expect(rest.filter((f) => f.event === 'answer_delta').map((f) => f.data.text).join('')).toBe(answer.slice(drafts[0]!.data.text.length));
+    expect(
+      rest
+        .filter((f) => f.event === 'answer_delta')
+        .map((f) => f.data.text)
+        .join(''),
+    ).toBe(answer.slice(drafts[0]!.data.text.length));
 
     // The session's copy of the events has no pieces; its message has the whole answer.
     const session = (await (await h.app.request(`/chat/session/${job.result.session_id}`)).json()) as any;

@@ -137,7 +137,11 @@ describe('lookup flow', () => {
 
     // A regenerate of a question that is no longer the last one adds a pair, as a message does.
     await h.waitJob((await h.submit('question A', { session_id: sid, regenerate: true })).job_id);
-    expect((await session()).messages.map((m) => m.content).filter((_, i) => i % 2 === 0)).toEqual(['question A', 'question B', 'question A']);
+    expect((await session()).messages.map((m) => m.content).filter((_, i) => i % 2 === 0)).toEqual([
+      'question A',
+      'question B',
+      'question A',
+    ]);
   });
 
   it('starts a new session for an unknown session_id', async () => {

@@ -1,7 +1,7 @@
 /**
  * The conversation pane: opens a session with its history, sends a message (shown at once),
- * follows the job's events until the answer, and falls back to polling the job when the
- * stream cannot be resumed.
+ * follows the job's events until the answer, and reads the job itself when the stream is
+ * silent or failing (a proxy that blocks or buffers it), whichever ends first.
  */
 import { JOB_CANCELLED, type ChatSessionView, type JobSubmission, type JobView } from '../../contract/chat.js';
 import { ApiError, request } from './api.js';
@@ -17,6 +17,25 @@ export interface SendHooks {
   /** Sending failed before a job existed (rate limit, server down…); the text is handed back. */
   rejected(err: unknown, text: string): void;
 }
+
+/** A question and its answer on the page; sending it again replaces the answer in place. */
+export interface Turn {
+  text: string;
+  userLi: HTMLLIElement;
+  view: AssistantView;
+  /** True for a done answer (the server replaces the stored pair); false after a failure. */
+  regenerate: boolean;
+}
+
+/** Options of {@link ChatPane.send}. */
+export interface SendOptions {
+  /** Ask again in place of this turn's answer. */
+  again?: Turn;
+}
+
+/** After this long without an event the job is also read directly (a stream held by a proxy). */
+const SILENCE_MS = 3_000;
+const POLL_MS = 1_500;
 
 const sleep = (ms: number) => new Promise((r) => window.setTimeout(r, ms));
 
@@ -37,6 +56,8 @@ export class ChatPane {
   currentJob: string | null = null;
   /** Called when {@link currentJob} changes. */
   onJobChange?: () => void;
+  /** Called by "Regenerate" and "Try again": the page sends the turn again (it owns the busy state). */
+  onAgain?: (turn: Turn) => void;
 
   /** Asks the API to stop the running job; its stream then ends with the cancellation. */
   async stop(): Promise<void> {
@@ -56,38 +77,65 @@ export class ChatPane {
     byId('empty-hint').hidden = false;
   }
 
-  /** Shows a stored session; resumes its running job when the API names one. */
+  /** Shows a stored session; resumes its running job (with its question) when the API names one. */
   show(s: ChatSessionView): void {
     this.clear(s.name);
-    for (const m of s.messages) this.list.appendChild(m.role === 'user' ? userMessage(m.content) : storedAssistant(m).el);
-    byId('empty-hint').hidden = s.messages.length > 0;
+    let last: Turn | null = null;
+    for (const m of s.messages) {
+      if (m.role === 'user') {
+        last = { text: m.content, userLi: userMessage(m.content), view: new AssistantView(), regenerate: true };
+        this.list.appendChild(last.userLi);
+      } else {
+        const view = storedAssistant(m);
+        this.list.appendChild(view.el);
+        if (last) last.view = view;
+      }
+    }
+    byId('empty-hint').hidden = s.messages.length + (s.pending_job_id ? 1 : 0) > 0;
+    if (s.pending_job_id) {
+      if (s.pending_message) this.list.appendChild(userMessage(s.pending_message));
+      void this.run(s.pending_job_id, this.addView());
+    } else if (last && s.messages.at(-1)?.role === 'assistant') {
+      const turn = last;
+      turn.view.offerRegenerate(() => this.onAgain?.(turn));
+    }
     this.scroll(true);
-    if (s.pending_job_id) void this.run(s.pending_job_id, this.addView());
   }
 
   /** Sends `text` in `sessionId` (null: a new session); resolves when the job has ended. */
-  async send(text: string, sessionId: string | null, hooks: SendHooks): Promise<void> {
+  async send(text: string, sessionId: string | null, hooks: SendHooks, opts: SendOptions = {}): Promise<void> {
     byId('empty-hint').hidden = true;
-    const userLi = userMessage(text);
-    this.list.appendChild(userLi);
-    const view = this.addView();
+    // Only the newest answer can be regenerated.
+    for (const el of this.list.querySelectorAll('.answer-actions .regenerate')) el.remove();
+    const again = opts.again;
+    const userLi = again?.userLi ?? this.list.appendChild(userMessage(text));
+    const view = new AssistantView();
+    if (again) again.view.el.replaceWith(view.el);
+    else this.list.appendChild(view.el);
     view.setStatus('Sending…');
     this.scroll(true);
     let sub: JobSubmission;
     try {
-      sub = await request<JobSubmission>('POST', '/chat/message', {
-        body: sessionId ? { message: text, session_id: sessionId } : { message: text },
-        headers: hooks.headers(),
-      });
+      const body = {
+        message: text,
+        ...(sessionId ? { session_id: sessionId } : {}),
+        ...(again?.regenerate && sessionId ? { regenerate: true } : {}),
+      };
+      sub = await request<JobSubmission>('POST', '/chat/message', { body, headers: hooks.headers() });
     } catch (err) {
-      userLi.remove();
-      view.el.remove();
+      if (again) view.el.replaceWith(again.view.el);
+      else {
+        userLi.remove();
+        view.el.remove();
+      }
       byId('empty-hint').hidden = this.list.childElementCount > 0;
       hooks.rejected(err, text);
       return;
     }
     hooks.session(sub.session_id, text);
-    await this.run(sub.job_id, view, () => void this.send(text, sub.session_id, hooks));
+    const turn = (regenerate: boolean): Turn => ({ text, userLi, view, regenerate });
+    const ok = await this.run(sub.job_id, view, () => this.onAgain?.(turn(false)));
+    if (ok) view.offerRegenerate(() => this.onAgain?.(turn(true)));
   }
 
   private addView(): AssistantView {
@@ -96,70 +144,130 @@ export class ChatPane {
     return view;
   }
 
-  /** Follows the job into `view` until it ends. */
-  private async run(jobId: string, view: AssistantView, retry?: () => void): Promise<void> {
+  /** Follows the job into `view` until it ends; true when it ended with an answer. */
+  private async run(jobId: string, view: AssistantView, retry?: () => void): Promise<boolean> {
     this.follow?.abort();
     const ctl = new AbortController();
     this.follow = ctl;
     this.setJob(jobId);
     try {
-      await this.followToEnd(jobId, view, ctl, retry);
+      return await this.followToEnd(jobId, view, ctl, retry);
     } finally {
       if (this.follow === ctl) this.setJob(null);
     }
   }
 
-  private async followToEnd(jobId: string, view: AssistantView, ctl: AbortController, retry?: () => void): Promise<void> {
-    let ended = false;
+  private async followToEnd(jobId: string, view: AssistantView, ctl: AbortController, retry?: () => void): Promise<boolean> {
+    let answered: boolean | null = null;
+    const end = (ok: boolean) => {
+      answered = ok;
+      if (ok) {
+        announce('The answer is ready.');
+        this.onAnswer?.();
+      }
+      // The other path (stream or reads) stops here.
+      stopped.abort();
+    };
+    const stopped = new AbortController();
+    ctl.signal.addEventListener('abort', () => stopped.abort(), { once: true });
+    // A stream that is silent or failing does not make the user wait: the job is read directly
+    // as well, and whichever sees the end first shows it.
+    let polling: Promise<void> | null = null;
+    const poll = () => {
+      polling ??= this.pollJob(jobId, view, stopped.signal, retry, end);
+    };
+    let silence = window.setTimeout(poll, SILENCE_MS);
+    const heard = () => {
+      window.clearTimeout(silence);
+      if (!polling) silence = window.setTimeout(poll, SILENCE_MS);
+    };
     const outcome = await followJob(
       jobId,
       {
         onEvent: (ev) => {
+          if (answered !== null) return;
+          heard();
           if (ev.type === 'job_done') {
             const r = ev.data;
-            view.finish(String(r.answer ?? ''), r.sources ?? []);
-            announce('The answer is ready.');
-            this.onAnswer?.();
-            ended = true;
+            view.finish(String(r.answer ?? ''), r.sources ?? [], r.route_taken);
+            end(true);
           } else if (ev.type === 'job_error') {
             failed(view, String(ev.data.error ?? 'unknown error'), retry);
-            ended = true;
+            end(false);
           } else {
             const line = view.addEvent(ev);
             if (line && ev.type !== 'routing_started') announce(line);
           }
           this.scroll(false);
         },
+        onComment: heard,
         onState: (state, attempt) => {
-          if (state === 'reconnecting') view.setStatus(`Connection lost — reconnecting (attempt ${attempt})…`, 'warn');
-          else if (state === 'open') view.setStatus(attempt ? 'Reconnected — resuming.' : 'Waiting for the answer…');
+          if (answered !== null) return;
+          if (state === 'reconnecting') {
+            // One drop is resumed from the last event; a second in a row reads the job as well.
+            if (attempt > 1) poll();
+            view.setStatus(`Connection lost — reconnecting (attempt ${attempt})…`, 'warn');
+          } else if (state === 'open') view.setStatus(attempt ? 'Reconnected — resuming.' : 'Waiting for the answer…');
         },
       },
-      { signal: ctl.signal },
+      { signal: stopped.signal },
     );
-    if (ctl.signal.aborted || ended) return;
-    await this.poll(jobId, view, outcome === 'gone', retry);
+    window.clearTimeout(silence);
+    if (answered === null && !ctl.signal.aborted) {
+      if (outcome === 'gone') view.setStatus('Checking the job…', 'warn');
+      poll();
+    }
+    await polling;
+    return answered === true;
   }
 
-  /** Reads the job's final state when the stream is gone or could not be resumed. */
-  private async poll(jobId: string, view: AssistantView, gone: boolean, retry?: () => void): Promise<void> {
-    view.setStatus(gone ? 'Checking the job…' : 'The live stream is unavailable; checking the job instead…', 'warn');
-    for (let i = 0; i < 200; i++) {
+  /**
+   * Reads the job every 1.5 s until it ends (or `signal` aborts); the answer's steps come from
+   * the session's stored copy, since the events were not seen.
+   */
+  private async pollJob(
+    jobId: string,
+    view: AssistantView,
+    signal: AbortSignal,
+    retry: (() => void) | undefined,
+    end: (ok: boolean) => void,
+  ) {
+    for (let i = 0; i < 400 && !signal.aborted; i++) {
+      if (i > 0) await sleep(POLL_MS);
+      if (signal.aborted) return;
       try {
-        const job = await request<JobView>('GET', `/chat/job/${encodeURIComponent(jobId)}`);
+        const job = await request<JobView>('GET', `/chat/job/${encodeURIComponent(jobId)}`, { signal });
+        if (signal.aborted) return;
         if (job.status === 'done' && job.result) {
-          this.onAnswer?.();
-          return view.finish(job.result.answer, job.result.sources ?? [], job.result.route_taken);
+          await this.finishFromStore(view, job.result);
+          return end(true);
         }
-        if (job.status === 'error') return failed(view, job.error ?? 'unknown error', retry);
+        if (job.status === 'error') {
+          failed(view, job.error ?? 'unknown error', retry);
+          return end(false);
+        }
+        if (i === 0) view.setStatus('The live stream is slow or blocked; checking the job directly…', 'warn');
       } catch (err) {
-        if (err instanceof ApiError && err.kind === 'not-found')
-          return view.fail('This answer is no longer available: the job expired.', retry);
+        if (signal.aborted) return;
+        if (err instanceof ApiError && err.kind === 'not-found') {
+          view.fail('This answer is no longer available: the job expired.', retry);
+          return end(false);
+        }
       }
-      await sleep(1500);
-      if (this.follow?.signal.aborted) return;
     }
-    view.fail('Lost the connection to the server before the answer arrived.', retry);
+    if (!signal.aborted) {
+      view.fail('Lost the connection to the server before the answer arrived.', retry);
+      end(false);
+    }
+  }
+
+  /** Shows a done job's answer with its steps and route from the session's stored message. */
+  private async finishFromStore(view: AssistantView, result: NonNullable<JobView['result']>): Promise<void> {
+    const s = await request<ChatSessionView>('GET', `/chat/session/${encodeURIComponent(result.session_id)}`).catch(() => null);
+    const stored = s?.messages.at(-1);
+    if (stored?.role === 'assistant' && stored.content === result.answer) view.replay(stored);
+    else view.finish(result.answer, result.sources ?? [], result.route_taken);
+    this.scroll(false);
   }
 
   private scroll(force: boolean): void {

@@ -6,7 +6,7 @@
 import { ApiError, bootstrap, request } from './api.js';
 import { hideBanner, showBanner, showRateLimit } from './banner.js';
 import type { ChatSessionView } from '../../contract/chat.js';
-import { ChatPane } from './chat.js';
+import { ChatPane, type SendOptions } from './chat.js';
 import { announce, byId, truncate } from './dom.js';
 import { initSettings, type LlmConfig, type Settings } from './settings.js';
 import { Sidebar } from './sessions.js';
@@ -32,6 +32,7 @@ const updateSend = () => {
   sendBtn.disabled = stop ? false : busy || Date.now() < blockedUntil;
 };
 pane.onJobChange = updateSend;
+pane.onAgain = (turn) => void sendText(turn.text, { again: turn });
 
 /** Explains a failed call in the banner. */
 function report(err: unknown, retry?: () => void): void {
@@ -110,26 +111,32 @@ const sidebar = new Sidebar({
   error: (err) => report(err),
 });
 
-async function sendText(text: string): Promise<void> {
+async function sendText(text: string, opts: SendOptions = {}): Promise<void> {
   if (busy || pane.currentJob || Date.now() < blockedUntil) return;
   busy = true;
   updateSend();
-  input.value = '';
-  await pane.send(text, sessionId, {
-    headers: () => settings.headers(),
-    session: (id, first) => {
-      if (id !== sessionId) {
-        setSession(id);
-        sidebar.upsert({ session_id: id, name: truncate(first, 60), created_at: Date.now() / 1000 });
-        byId('chat-title').textContent = truncate(first, 60);
-      }
-      hideBanner();
+  if (!opts.again) input.value = '';
+  await pane.send(
+    text,
+    sessionId,
+    {
+      headers: () => settings.headers(),
+      session: (id, first) => {
+        if (id !== sessionId) {
+          setSession(id);
+          sidebar.upsert({ session_id: id, name: truncate(first, 60), created_at: Date.now() / 1000 });
+          byId('chat-title').textContent = truncate(first, 60);
+        }
+        hideBanner();
+      },
+      rejected: (err, text) => {
+        if (opts.again) return report(err, () => void sendText(text, opts));
+        if (!input.value) input.value = text;
+        report(err, () => void sendText(input.value.trim() || text));
+      },
     },
-    rejected: (err, text) => {
-      if (!input.value) input.value = text;
-      report(err, () => void sendText(input.value.trim() || text));
-    },
-  });
+    opts,
+  );
   busy = false;
   updateSend();
   if (sessionId) void refreshName(sessionId);

@@ -33,6 +33,11 @@ export function describeEvent(ev: JobEvent): string | null {
       return `Tool call: ${String(ev.data.tool)}(${shortJson(ev.data.args)})`;
     case 'tool_result':
       return `Result of ${String(ev.data.tool)}: ${shortJson(ev.data.summary, 200)}`;
+    case 'model_retry': {
+      const d = ev.data;
+      return `${String(d.model)} is busy (rate limited): asking again in ${Number(d.wait_ms) / 1000} s (retry ${String(d.attempt)} of ${String(d.retries)})`;
+    }
+    case 'answer_delta':
     case 'job_done':
     case 'job_error':
       return null;
@@ -45,7 +50,7 @@ export function describeEvent(ev: JobEvent): string | null {
 }
 
 /** The list of source nodes (display name, ID, labels, snippet). */
-export function renderSources(sources: SourceNode[]): HTMLElement | null {
+export function renderSources(sources: SourceNode[]): HTMLDetailsElement | null {
   if (!sources.length) return null;
   const list = h('ul', { class: 'sources-list' });
   for (const s of sources) {
@@ -81,6 +86,10 @@ export class AssistantView {
   private readonly status: HTMLElement;
   private readonly body: HTMLElement;
   private count = 0;
+  /** The answer as streamed so far (`answer_delta`), drawn at most once a frame. */
+  private draft = '';
+  private drawQueued = false;
+  private done = false;
 
   constructor() {
     this.meta = h('div', { class: 'meta' });
@@ -109,11 +118,32 @@ export class AssistantView {
   /** Adds one event: steps go into the list, `routing_done` also sets the route badge. */
   addEvent(ev: JobEvent): string | null {
     if (ev.type === 'routing_done') this.setRoute(ev.data.route, ev.data.confidence);
+    if (ev.type === 'answer_delta') {
+      this.addDraft(String(ev.data.text ?? ''));
+      return null;
+    }
+    // A new model call starts a new draft: text written before tool calls was not the answer.
+    if (ev.type === 'agent_step') this.addDraft(null);
     const line = describeEvent(ev);
     if (!line) return null;
+    // A retry explains the wait where the user looks; the next step replaces it.
+    this.setStatus(ev.type === 'model_retry' ? `${line}…` : '', ev.type === 'model_retry' ? 'warn' : 'info');
     this.count += 1;
     append(this.stepList, h('li', { class: `step step-${ev.type.replace(/[^a-z_]/g, '')}` }, line));
     return line;
+  }
+
+  /** Adds streamed answer text (null: drop the draft). */
+  private addDraft(text: string | null): void {
+    this.draft = text === null ? '' : this.draft + text;
+    if (this.drawQueued) return;
+    this.drawQueued = true;
+    requestAnimationFrame(() => {
+      this.drawQueued = false;
+      if (this.done) return;
+      this.body.replaceChildren(...(this.draft ? [renderMarkdown(this.draft)] : []));
+      this.body.classList.toggle('drafting', Boolean(this.draft));
+    });
   }
 
   private setRoute(route: unknown, confidence: unknown): void {
@@ -122,18 +152,30 @@ export class AssistantView {
 
   /** Shows the answer; steps fold away (still openable). */
   finish(answer: string, sources: SourceNode[], route?: unknown, confidence?: unknown): void {
-    if (route) this.setRoute(route, confidence);
+    // The badge from `routing_done` has the confidence; a job's result has only the route.
+    if (route && (confidence != null || !this.meta.childElementCount)) this.setRoute(route, confidence);
+    this.done = true;
     this.setStatus('');
+    this.body.classList.remove('drafting');
     this.body.replaceChildren(renderMarkdown(answer));
     const src = renderSources(sources);
-    if (src) this.el.appendChild(src);
+    if (src) {
+      // A lookup answer already shows each node's text: its source list stays folded, names only.
+      if (route === 'lookup') {
+        src.open = false;
+        src.classList.add('names-only');
+      }
+      this.el.appendChild(src);
+    }
     this.foldSteps();
     this.el.removeAttribute('aria-busy');
   }
 
   /** Shows a failed job (or an unsendable message) with an optional retry action. */
   fail(message: string, retry?: () => void): void {
+    this.done = true;
     this.setStatus('');
+    this.body.classList.remove('drafting');
     const box = h('div', { class: 'error', role: 'alert' }, message);
     if (retry) {
       const btn = h('button', { type: 'button', class: 'retry' }, 'Try again');
@@ -148,6 +190,27 @@ export class AssistantView {
     this.el.removeAttribute('aria-busy');
   }
 
+  /** Offers "Regenerate" under a finished answer (the last one of the chat). */
+  offerRegenerate(run: () => void): void {
+    const btn = h(
+      'button',
+      { type: 'button', class: 'regenerate', title: 'Answer the same question again, replacing this answer' },
+      'Regenerate',
+    );
+    btn.addEventListener('click', () => run());
+    this.el.appendChild(h('div', { class: 'answer-actions' }, btn));
+  }
+
+  /** Fills the view from a stored message: its steps, route and sources. */
+  replay(m: StoredMessage): void {
+    let sources: SourceNode[] = [];
+    for (const ev of m.events ?? []) {
+      if (ev.type === 'job_done') sources = ev.data.sources ?? [];
+      else this.addEvent(ev);
+    }
+    this.finish(m.content, sources, m.route, m.confidence);
+  }
+
   private foldSteps(): void {
     this.steps.open = false;
     this.steps.hidden = this.count === 0;
@@ -158,11 +221,6 @@ export class AssistantView {
 /** Renders a stored assistant message with its steps folded. */
 export function storedAssistant(m: StoredMessage): AssistantView {
   const view = new AssistantView();
-  let sources: SourceNode[] = [];
-  for (const ev of m.events ?? []) {
-    if (ev.type === 'job_done') sources = ev.data.sources ?? [];
-    else view.addEvent(ev);
-  }
-  view.finish(m.content, sources, m.route, m.confidence);
+  view.replay(m);
   return view;
 }

@@ -13,6 +13,8 @@ export type StreamState = 'connecting' | 'open' | 'reconnecting';
 export interface FollowHandlers {
   onEvent(event: JobEvent): void;
   onState(state: StreamState, attempt: number): void;
+  /** A comment line arrived (the server's `: ping`): the stream is alive though quiet. */
+  onComment?(): void;
 }
 
 /** Options of {@link followJob}. */
@@ -61,6 +63,7 @@ export async function followJob(jobId: string, handlers: FollowHandlers, opts: F
       if (!res.ok || !res.body) throw new Error(`stream answered HTTP ${res.status}`);
       handlers.onState('open', failures);
       const parser = createParser({
+        onComment: () => handlers.onComment?.(),
         onEvent(msg) {
           const id = msg.id !== undefined && /^\d+$/.test(msg.id) ? Number(msg.id) : undefined;
           if (id !== undefined) {
