@@ -15,6 +15,8 @@ const port = z
   .transform(Number)
   .pipe(z.number().int().min(1, 'expected a port number 1..65535').max(65535, 'expected a port number 1..65535'));
 const url = z.url();
+/** The Bolt URI schemes neo4j-driver speaks: direct (bolt) or routing (neo4j), plain, TLS or TLS with a self-signed certificate. */
+const GRAPHDB_SCHEMES = /^(bolt|neo4j)(\+s|\+ssc)?:\/\//i;
 /** Empty strings count as unset, as they do in most `.env` files. */
 const unsetIfEmpty = (v: unknown) => (v === '' ? undefined : v);
 const flag = z
@@ -44,7 +46,14 @@ const EnvSchema = z.object({
   HOSTED_LLM_ROUTER_MODEL: z.string().min(1).default('gpt-4.1-mini'),
   RAG_CONFIDENCE_THRESHOLD: z.coerce.number().min(0).max(1).default(0.75),
   VECTOR_SEARCH_TOP_K: z.coerce.number().int().min(1).max(100).default(5),
-  GRAPHDB_URL: z.string().min(1).default('localhost'),
+  // A host name (with GRAPHDB_PORT), or a full URI for TLS and clusters: neo4j+s://x.databases.neo4j.io
+  GRAPHDB_URL: z
+    .string()
+    .min(1)
+    .refine((v) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(v) || GRAPHDB_SCHEMES.test(v), {
+      message: 'a host name, or a URI with the scheme bolt, bolt+s, bolt+ssc, neo4j, neo4j+s or neo4j+ssc',
+    })
+    .default('localhost'),
   GRAPHDB_PORT: port.default(1234),
   GRAPHDB_GRAPH: z.string().min(1).default('neo4j'),
   GRAPHDB_USER: z.string().default(''),

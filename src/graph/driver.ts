@@ -21,13 +21,13 @@ export interface GraphStore {
 /** Options of {@link createGraphStore}; connection settings come from config. */
 export type GraphStoreOptions = Pick<Config, 'GRAPHDB_URL' | 'GRAPHDB_PORT' | 'GRAPHDB_GRAPH' | 'GRAPHDB_USER' | 'GRAPHDB_PASSWORD'>;
 
-/** Bolt address from host and port; a host given as a URL keeps its scheme. */
+/**
+ * The driver's address: a host name becomes `bolt://host:port`; a full URI (`neo4j+s://…`,
+ * `bolt+ssc://…`; config checks the scheme) is used as it is — routing, TLS and, without a port
+ * of its own, the driver's default 7687, as Aura and cluster addresses are written.
+ */
 export function boltUrl(host: string, port: number): string {
-  if (/^[a-z+]+:\/\//i.test(host)) {
-    const u = new URL(host);
-    return `${u.protocol}//${u.hostname}:${u.port || port}`;
-  }
-  return `bolt://${host}:${port}`;
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(host) ? host : `bolt://${host}:${port}`;
 }
 
 /** Builds the driver. Connecting is lazy: a database that is down makes calls fail, not start-up. */
@@ -48,7 +48,11 @@ export function createGraphStore(opts: GraphStoreOptions): GraphStore {
     defaultGraph: opts.GRAPHDB_GRAPH,
     async ping(timeoutMs = 1_500) {
       try {
-        await withTimeout(driver.executeQuery('RETURN 1', {}, { database: opts.GRAPHDB_GRAPH }), timeoutMs, 'graph ping');
+        await withTimeout(
+          driver.executeQuery('RETURN 1', {}, { database: opts.GRAPHDB_GRAPH, routing: neo4j.routing.READ }),
+          timeoutMs,
+          'graph ping',
+        );
         return true;
       } catch {
         return false;

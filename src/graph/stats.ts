@@ -4,7 +4,7 @@
  * chunk nodes are subtracted label by label, also from the count store. Only the count of text
  * nodes scans, and it is bounded by the transaction timeout.
  */
-import type { Driver } from 'neo4j-driver';
+import neo4j, { type Driver } from 'neo4j-driver';
 import { COUNT_TEXT_NODES, INDEX_LABEL_PREFIX, quoteName } from './dialect.js';
 
 /** One schema index as `SHOW INDEXES` reports it. */
@@ -29,7 +29,8 @@ export interface GraphStats {
  * @throws the driver's error when the database cannot be reached at all.
  */
 export async function graphStats(driver: Driver, database: string, prop: string, timeoutMs: number): Promise<GraphStats> {
-  const config = { database, transactionConfig: { timeout: timeoutMs } };
+  // Reads only: on a cluster they may go to a follower.
+  const config = { database, routing: neo4j.routing.READ, transactionConfig: { timeout: timeoutMs } };
   const count = async (query: string, params: Record<string, unknown> = {}): Promise<number | null> => {
     try {
       const { records } = await driver.executeQuery(query, params, config);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
+import { boltUrl } from '../../src/graph/driver.js';
 
 describe('loadConfig', () => {
   it('keeps the development defaults open, and limits identity-less chat once a production setting is on', () => {
@@ -18,6 +19,14 @@ describe('loadConfig', () => {
     ]);
     expect(loadConfig({ TRUST_PROXY: 'true', ANON_LIMITS: 'none' }).ANON_LIMITS).toBe('none');
     expect(() => loadConfig({ ANON_LIMITS: 'sometimes' })).toThrow(/ANON_LIMITS/);
+  });
+
+  it('takes GRAPHDB_URL as a host or a Bolt URI, and names it when the scheme is not one', () => {
+    expect(boltUrl(loadConfig({}).GRAPHDB_URL, 1234)).toBe('bolt://localhost:1234');
+    for (const uri of ['neo4j+s://abc.databases.neo4j.io', 'neo4j://core1:7687', 'bolt+ssc://10.0.0.5:7687', 'bolt+s://db']) {
+      expect(boltUrl(loadConfig({ GRAPHDB_URL: uri }).GRAPHDB_URL, 1234)).toBe(uri);
+    }
+    expect(() => loadConfig({ GRAPHDB_URL: 'http://localhost:7474' })).toThrow(/GRAPHDB_URL/);
   });
 
   it('applies the contract defaults', () => {
