@@ -149,12 +149,22 @@ async function openGraphView(g: AnswerGraph, from: HTMLElement): Promise<void> {
     const { default: cytoscape } = await import('cytoscape');
     if (!v.dialog.open) return;
     cy?.destroy();
+    // Shorter edges on a narrow screen, so fitting the drawing does not shrink its labels.
+    const edgeLength = Math.max(60, Math.min(120, v.canvas.clientWidth / 4));
     cy = cytoscape({
       container: v.canvas,
       elements: elements(g),
       style: style(),
-      // Edges long enough for their type to be read along them.
-      layout: { name: 'cose', animate: false, padding: 24, idealEdgeLength: () => 120, nodeRepulsion: () => 12_000 },
+      // Edges long enough for their type to be read along them; labels count as part of a node, so they do not overlap.
+      layout: {
+        name: 'cose',
+        animate: false,
+        padding: 24,
+        idealEdgeLength: () => edgeLength,
+        nodeRepulsion: () => 12_000,
+        componentSpacing: 80,
+        nodeDimensionsIncludeLabels: true,
+      },
       // A small graph is not blown up past 1.5× (labels stay label-sized); a big one can be zoomed into.
       minZoom: 0.2,
       maxZoom: 1.5,
