@@ -4,11 +4,13 @@
  * a card opens with the keyboard or the mouse and shows the node's properties and neighbours
  * (or its error inline); the Graph button opens a dialog that draws the answer's sources and
  * its tool results' graph with Cytoscape.js (loaded only then) above a text list of the same,
- * closes on Escape or Close and gives focus back. At 1280 and 390 px, with screenshots.
+ * closes on Escape or Close and gives focus back. At 1280 and 390 px, with screenshots, and
+ * no axe-core (WCAG 2.1 A/AA) violation with a card or the graph view open.
  */
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -126,6 +128,24 @@ beforeEach(() => {
   nodeRequests.length = 0;
 });
 
+const AXE = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * axe-core's WCAG 2.x A/AA violations of the page as it is, as `rule: target` lines. Injected
+ * through the debugging protocol: the page's CSP rightly refuses an inline script.
+ */
+async function axeViolations(): Promise<string[]> {
+  await page.evaluate(AXE);
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      window as unknown as { axe: { run(o: unknown): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown }> }> }> } }
+    ).axe;
+    const r = await axe.run({ runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+    return r.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${JSON.stringify(n.target)}`));
+  });
+  return violations;
+}
+
 /** A fresh page of `width` px with one answered question; returns the URLs of the scripts it loaded. */
 async function answered(width: number): Promise<string[]> {
   await context?.close();
@@ -176,6 +196,7 @@ describe('source cards', () => {
     ]);
     expect(await ada.locator('h4').allTextContents()).toEqual(['Properties', 'Neighbours (2 of 3)']);
     await screenshot(page, 'graph14-source-card-1280');
+    expect(await axeViolations()).toEqual([]);
 
     // Closing and opening again does not fetch again.
     await page.keyboard.press('Enter');
@@ -229,6 +250,7 @@ describe('graph view', () => {
     });
     expect(drawn.w).toBeGreaterThan(300);
     await screenshot(page, 'graph14-graph-view-1280');
+    expect(await axeViolations()).toEqual([]);
 
     await page.keyboard.press('Escape');
     expect(await dialogOpen()).toBe(false);
@@ -256,6 +278,7 @@ describe('graph view', () => {
     await page.keyboard.press('Space');
     await ada.locator('.props').waitFor();
     await screenshot(page, 'graph14-source-card-390');
+    expect(await axeViolations()).toEqual([]);
 
     await page.locator('.graph-open').focus();
     await page.keyboard.press('Space');
@@ -266,6 +289,7 @@ describe('graph view', () => {
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(overflow).toBeLessThanOrEqual(390);
     await screenshot(page, 'graph14-graph-view-390');
+    expect(await axeViolations()).toEqual([]);
     await page.keyboard.press('Escape');
     expect(await activeClass()).toBe('graph-open');
   });
