@@ -7,18 +7,14 @@
  * closes on Escape or Close and gives focus back. At 1280 and 390 px, with screenshots, and
  * no axe-core (WCAG 2.1 A/AA) violation with a card or the graph view open.
  */
-import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildUi } from '../../scripts/build-ui.js';
-import { createLogger } from '../../src/lib/log.js';
-import { createUiApp } from '../../src/ui/app.js';
 import { launchBrowser, screenshot } from './browser.js';
 import { createFixtureApi, type FixtureApi, type FixtureJob } from './fixture-api.js';
+import { startFixtureUi, type FixtureUi } from './fixture-ui.js';
 
 const OUT = 'test-output/e2e-graph-public';
 const ANON = 'fixture-anon-id-graph-0123456789';
@@ -73,10 +69,9 @@ const job: FixtureJob = {
   ],
 };
 
-let browser: Browser;
 let fixture: FixtureApi;
-let uiUrl: string;
-let close: () => void;
+let ui: FixtureUi;
+let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 const nodeRequests: string[] = [];
@@ -84,7 +79,6 @@ const nodeRequests: string[] = [];
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
-  await buildUi({ outdir: `${OUT}/ui` });
   fixture = createFixtureApi(ANON);
   // The scripted chat API, plus node details: 7 is known, 8 answers 503, anything else 404.
   const api = new Hono();
@@ -97,29 +91,14 @@ beforeAll(async () => {
     return c.json({ type: 'about:blank', title: 'error', status, detail }, status, { 'content-type': 'application/problem+json' });
   });
   api.all('*', (c) => fixture.app.fetch(c.req.raw));
-  const ui = createUiApp(
-    {
-      log: createLogger('silent'),
-      assets: (p) =>
-        readFile(`${OUT}/${p}`).then(
-          (b) => new Uint8Array(b),
-          () => null,
-        ),
-    },
-    (req) => api.fetch(req),
-  );
-  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-    const s = serve({ fetch: ui.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
-  });
-  uiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  close = () => server.close();
+  ui = await startFixtureUi(OUT, (req) => api.fetch(req));
   browser = await launchBrowser();
 });
 
 afterAll(async () => {
   await context?.close();
   await browser?.close();
-  close?.();
+  ui?.close();
 });
 
 beforeEach(() => {
@@ -161,7 +140,7 @@ async function answered(width: number): Promise<string[]> {
   page.on('request', (r) => {
     if (r.url().includes('/ui/') && r.url().endsWith('.js')) scripts.push(new URL(r.url()).pathname);
   });
-  await page.goto(uiUrl);
+  await page.goto(ui.url);
   await page.waitForSelector('body[data-ready="true"]');
   await page.fill('#composer-input', 'Who designed the Analytical Engine?');
   await page.press('#composer-input', 'Enter');
