@@ -1,6 +1,7 @@
 /**
  * Builds the web chat UI's browser files into `dist/public/ui/`: `app.js` (src/ui/client/main.ts
- * with marked and DOMPurify bundled in, minified) and `app.css`. Called from tsup's `onSuccess`
+ * with marked and DOMPurify bundled in, minified), the chunks it imports on demand
+ * (`chunk-<hash>.js`: Cytoscape.js for the graph view) and `app.css`. Called from tsup's `onSuccess`
  * so `npx tsup` / `npm run build` produce a dist/ that needs nothing from the internet.
  */
 import { build } from 'esbuild';
@@ -22,6 +23,9 @@ export async function buildUi(opts: BuildUiOptions = {}): Promise<void> {
     outdir,
     bundle: true,
     format: 'esm',
+    // Dynamic imports (the graph view's Cytoscape.js) become chunks loaded when first used.
+    splitting: true,
+    chunkNames: 'chunk-[hash]',
     platform: 'browser',
     target: ['es2022', 'chrome110', 'firefox110', 'safari16'],
     minify,

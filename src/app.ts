@@ -14,6 +14,7 @@ import { chatJobRoutes } from './routes/chat-jobs.js';
 import { chatSessionRoutes } from './routes/chat-sessions.js';
 import { configRoutes } from './routes/config.js';
 import { mountDocs } from './routes/docs.js';
+import { graphNodeRoutes } from './routes/graph-node.js';
 import { guards } from './routes/guards.js';
 import { healthRoutes } from './routes/health.js';
 import { indexBuildRoutes } from './routes/index-build.js';
@@ -76,6 +77,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.route('/', queryRoutes());
   app.route('/', indexBuildRoutes(deps));
   app.route('/', vectorRoutes(deps));
+  app.route('/', graphNodeRoutes(deps));
   app.route('/', chatRoutes(deps));
   app.route('/', chatJobRoutes(deps));
   app.route('/', chatSessionRoutes(deps));

@@ -14,6 +14,7 @@ import {
   topKField,
 } from '../tools/definitions.js';
 import { formatReadQueryResult, runReadQuery } from '../graph/read-query.js';
+import { createGraphCollector } from '../graph/result-graph.js';
 import { defineTool, type AgentTool } from './tools.js';
 
 /**
@@ -65,11 +66,14 @@ const graphQuery = defineTool({
   description: graphQueryDescription(),
   schema: z.object({ cypher_query: cypherQueryField, parameters: parametersField }),
   async run({ cypher_query, parameters }, ctx) {
-    const result = await runReadQuery(ctx.graph, ctx.database, cypher_query, parameters ?? {}, ctx.limits);
+    // The nodes and paths of the rows go to the event for the UI's graph view; the model reads the rows.
+    const collector = createGraphCollector();
+    const result = await runReadQuery(ctx.graph, ctx.database, cypher_query, parameters ?? {}, ctx.limits, { graph: collector });
+    const graph = collector.graph();
     const summary = result.truncated
       ? `${result.note}`
       : `${result.rows.length} row${result.rows.length === 1 ? '' : 's'}${result.rows.length ? `: ${JSON.stringify(result.rows[0])}` : ''}`;
-    return { text: formatReadQueryResult(result), summary };
+    return { text: formatReadQueryResult(result), summary, ...(graph ? { graph } : {}) };
   },
 });
 

@@ -109,7 +109,8 @@ export async function runAgentLoop(opts: AgentLoopOptions): Promise<AgentLoopRes
       const raw = call.function.arguments ?? '';
       await opts.emit({ type: 'tool_call', data: { tool: name, args: parseArgs(raw) } });
       const result = await runTool(opts.tools, name, raw, opts.ctx);
-      await opts.emit({ type: 'tool_result', data: { tool: name, summary: result.summary } });
+      const graph = result.graph ? { graph: result.graph } : {};
+      await opts.emit({ type: 'tool_result', data: { tool: name, summary: result.summary, ...graph } });
       messages.push({ role: 'tool', tool_call_id: call.id, content: result.text });
     }
   }

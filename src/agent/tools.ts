@@ -5,6 +5,7 @@
  */
 import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
 import { z } from 'zod';
+import type { ResultGraph } from '../contract/graph.js';
 import type { SourceNode } from '../contract/search.js';
 import { isDependencyDown } from '../errors.js';
 import { cutText } from '../lib/text.js';
@@ -31,10 +32,12 @@ export interface ToolContext {
   addSources(nodes: SourceNode[]): void;
 }
 
-/** What a tool returns: the text for the model and an optional short summary for events. */
+/** What a tool returns: the text for the model, an optional short summary and graph for events. */
 export interface ToolOutput {
   text: string;
   summary?: string;
+  /** The nodes and relationships of the result, for clients to draw (never shown to the model). */
+  graph?: ResultGraph;
 }
 
 /** A tool as written: its argument type inferred from the schema. */
@@ -90,11 +93,12 @@ export function toOpenAiTools(tools: readonly AgentTool[]): ChatCompletionFuncti
   });
 }
 
-/** The result of one tool call: text for the model, summary for the `tool_result` event. */
+/** The result of one tool call: text for the model, summary (and graph) for the `tool_result` event. */
 export interface ToolCallResult {
   text: string;
   summary: string;
   ok: boolean;
+  graph?: ResultGraph;
 }
 
 /** The arguments of a call as an object for the `tool_call` event (the raw text when not JSON). */
@@ -130,7 +134,7 @@ export async function runTool(tools: readonly AgentTool[], name: string, rawArgs
   try {
     const out = await tool.invoke(args ?? {}, ctx);
     if ('issues' in out) return fail(new ToolError(`invalid arguments for ${name}: ${out.issues.join('; ')}`));
-    return { text: out.text, summary: cut(out.summary ?? out.text), ok: true };
+    return { text: out.text, summary: cut(out.summary ?? out.text), ok: true, ...(out.graph ? { graph: out.graph } : {}) };
   } catch (err) {
     return fail(err);
   }

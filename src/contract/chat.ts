@@ -4,6 +4,7 @@
  * (OpenAPI), the store, the worker, the agent and the UI client all use these.
  */
 import { z } from '@hono/zod-openapi';
+import { ResultGraphSchema } from './graph.js';
 import { SourceNodeSchema } from './search.js';
 
 /** Token counts of the language-model calls of one answer. */
@@ -86,7 +87,16 @@ export const JobEventSchema = z
     ),
     event('agent_step', z.object({ iteration: z.number().int(), model: z.string() })),
     event('tool_call', z.object({ tool: z.string(), args: z.unknown() })),
-    event('tool_result', z.object({ tool: z.string(), summary: z.string().describe('At most 200 characters') })),
+    event(
+      'tool_result',
+      z.object({
+        tool: z.string(),
+        summary: z.string().describe('At most 200 characters'),
+        graph: ResultGraphSchema.optional().describe(
+          'Extension: the nodes and relationships the result held (graph_query rows with nodes, relationships or paths), for drawing',
+        ),
+      }),
+    ),
     event(
       'model_retry',
       z

@@ -230,3 +230,18 @@ CALL {
     labels: labels(m)}) AS rels
 }
 RETURN id AS nodeId, rels, COUNT { (n)--() } AS degree`;
+
+/**
+ * The node whose id, as results report it ({@link dbIdOf}), is `$id` (an integer): by its
+ * `dbId` property, else by database id for a node without an integer `dbId`. Index data never
+ * matches. Several nodes sharing a `dbId` property: the oldest.
+ */
+export const NODE_BY_DBID = `
+CALL {
+  MATCH (n) WHERE n.dbId = $id RETURN n
+  UNION
+  MATCH (n) WHERE id(n) = $id RETURN n
+}
+WITH n WHERE ${dbIdOf('n')} = $id AND ${NOT_INDEX_NODE}
+RETURN n, elementId(n) AS nodeId, ${displayNameOf('n')} AS displayName
+ORDER BY id(n) LIMIT 1`;

@@ -12,16 +12,36 @@ export interface PlainJsonOptions {
   maxVectorLength?: number;
   /** Strings longer than this are cut, with a note of how much was cut (default 2,000). */
   maxStringLength?: number;
+  /** Lists longer than this keep their first items and a last one saying how many were cut (default unbounded). */
+  maxListLength?: number;
   /** Called for each string cut, so a caller can report its result as truncated. */
   onCut?: () => void;
 }
 
-const DEFAULTS: Required<PlainJsonOptions> = { maxVectorLength: 64, maxStringLength: 2_000, onCut: () => {} };
+const DEFAULTS: Required<PlainJsonOptions> = {
+  maxVectorLength: 64,
+  maxStringLength: 2_000,
+  maxListLength: Number.POSITIVE_INFINITY,
+  onCut: () => {},
+};
 
 /** A JSON value. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 const isNumber = (v: unknown) => typeof v === 'number' || neo4j.isInt(v);
+
+/**
+ * The length of `value` when it is a vector (a Neo4j vector, a typed array of numbers, or a
+ * numeric list longer than `maxVectorLength`), else null.
+ */
+export function vectorLength(value: unknown, maxVectorLength = DEFAULTS.maxVectorLength): number | null {
+  if (neo4j.isVector(value)) return value.asTypedArray().length;
+  if (ArrayBuffer.isView(value) && !(value instanceof Uint8Array || value instanceof Int8Array)) {
+    return (value as unknown as { length?: number }).length ?? value.byteLength;
+  }
+  if (Array.isArray(value) && value.length > maxVectorLength && value.every(isNumber)) return value.length;
+  return null;
+}
 
 function vectorMarker(length: number): string {
   return `<vector of ${length} numbers omitted>`;
@@ -57,7 +77,8 @@ function convert(value: unknown, o: Required<PlainJsonOptions>): Json {
       segments: value.segments.map((s) => ({ rel: convert(s.relationship, o), end: convert(s.end, o) })),
     };
   }
-  if (neo4j.isVector(value)) return vectorMarker(value.asTypedArray().length);
+  const vector = vectorLength(value, o.maxVectorLength);
+  if (vector !== null) return vectorMarker(vector);
   if (
     neo4j.isDate(value) ||
     neo4j.isDateTime(value) ||
@@ -73,13 +94,11 @@ function convert(value: unknown, o: Required<PlainJsonOptions>): Json {
     if (value.z !== undefined) p.z = value.z;
     return p;
   }
-  if (ArrayBuffer.isView(value)) {
-    const length = (value as unknown as { length?: number }).length ?? value.byteLength;
-    return value instanceof Uint8Array || value instanceof Int8Array ? `<${value.byteLength} bytes>` : vectorMarker(length);
-  }
+  if (ArrayBuffer.isView(value)) return `<${value.byteLength} bytes>`;
   if (Array.isArray(value)) {
-    if (value.length > o.maxVectorLength && value.every(isNumber)) return vectorMarker(value.length);
-    return value.map((v) => convert(v, o));
+    if (value.length <= o.maxListLength) return value.map((v) => convert(v, o));
+    o.onCut();
+    return [...value.slice(0, o.maxListLength).map((v) => convert(v, o)), `… [${value.length - o.maxListLength} more items]`];
   }
   if (typeof value === 'object') return props(value as Record<string, unknown>, o);
   return String(value);

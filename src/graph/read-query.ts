@@ -13,6 +13,7 @@ import type { GraphStore } from './driver.js';
 import { toPlainJson, type Json } from './plain-json.js';
 import { checkRanges } from './read-cost.js';
 import { checkPlan, checkQueryText, codeOf, QueryRefusedError } from './read-guard.js';
+import type { GraphCollector } from './result-graph.js';
 
 /** Bounds of one query. */
 export interface ReadQueryLimits {
@@ -183,7 +184,8 @@ function fitChars(rows: Record<string, Json>[], maxChars: number): { kept: Recor
 }
 
 /**
- * Runs `cypher` read-only against `database`.
+ * Runs `cypher` read-only against `database`. With `graph`, the nodes, relationships and paths
+ * of the rows returned (not of those cut) are also handed to that collector.
  * @throws ReadQueryError — `refused` by policy, `unknown-graph`, `timeout`, `cypher` with the
  * database's message, or `unavailable`.
  */
@@ -193,6 +195,7 @@ export async function runReadQuery(
   cypher: string,
   params: Record<string, unknown> = {},
   limits: ReadQueryLimits,
+  { graph: collector }: { graph?: GraphCollector } = {},
 ): Promise<ReadQueryResult> {
   const countLimit = Math.max(limits.countLimit ?? 10_000, limits.maxRows);
   let release: (() => void) | undefined;
@@ -231,6 +234,7 @@ export async function runReadQuery(
         const result = tx.run(cypher, params);
         const columns = [...(await result.keys())];
         const rows: Record<string, Json>[] = [];
+        const raw: unknown[][] = [];
         let total = 0;
         let exact = true;
         let valuesCut = 0;
@@ -241,6 +245,7 @@ export async function runReadQuery(
             const row: Record<string, Json> = {};
             for (const key of columns) row[key] = toPlainJson(record.get(key), { onCut });
             rows.push(row);
+            if (collector) raw.push(columns.map((key) => record.get(key)));
           } else if (total > countLimit) {
             exact = false;
             total = countLimit;
@@ -248,6 +253,7 @@ export async function runReadQuery(
           }
         }
         const { kept, rowCut } = fitChars(rows, limits.maxChars);
+        for (const values of raw.slice(0, kept.length)) collector?.add(values);
         const rowsLeftOut = kept.length < total || !exact;
         const of = exact ? `${total}` : `more than ${countLimit}`;
         const why = kept.length < rows.length || rowCut ? `the ${limits.maxChars}-character cap` : `the ${limits.maxRows}-row cap`;

@@ -16,6 +16,9 @@ const FILES: Record<string, string> = {
   'app.css': 'text/css; charset=utf-8',
 };
 
+/** Chunks the script imports on demand (scripts/build-ui.ts); the hash in the name changes with the content. */
+const CHUNK = /^chunk-[A-Z0-9]{8}\.js$/;
+
 /** What the UI app needs: static files, a logger, and the API to forward to. */
 export type UiAppDeps = Pick<AppDeps, 'assets' | 'log'>;
 
@@ -39,13 +42,13 @@ export function createUiApp(deps: UiAppDeps, api: ApiFetch, opts: UiAppOptions =
   app.get('/favicon.ico', (c) => c.body(null, 204));
   app.get('/ui/:file', compress(), async (c) => {
     const file = c.req.param('file');
-    const type = FILES[file];
+    const type = FILES[file] ?? (CHUNK.test(file) ? FILES['app.js'] : undefined);
     const bytes = type ? await deps.assets(`ui/${file}`) : null;
     if (!type || !bytes) return c.notFound();
     return c.body(bytes as Uint8Array<ArrayBuffer>, 200, {
       'content-type': type,
-      // The page links them with a version query, so they can be cached for long.
-      'cache-control': c.req.query('v') ? 'public, max-age=31536000, immutable' : 'no-cache',
+      // The page links them with a version query, and chunk names carry their hash, so they can be cached for long.
+      'cache-control': c.req.query('v') || CHUNK.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache',
     });
   });
   app.all('/api/*', async (c) => {

@@ -2,7 +2,7 @@
  * The UI's API proxy: `/api/<path>` on the UI origin forwards to the API app in the same
  * process. The browser's script cannot read the httponly `anon_id` cookie, so this server side
  * copies it into `x-anon-id` (and into `?anon_id=` for `/chat/sessions`) and relays the API's
- * `Set-Cookie`. Only the API's own chat, config, health and status paths are forwarded, and only to the
+ * `Set-Cookie`. Only the API's own chat, config, health, status and node-details paths are forwarded, and only to the
  * in-process API, so this never becomes an open proxy.
  */
 import { AppError, problemResponse } from '../errors.js';
@@ -28,6 +28,8 @@ const ALLOWED: ReadonlyArray<readonly [string, RegExp]> = [
   ['GET', /^\/config$/],
   ['GET', /^\/health$/],
   ['GET', /^\/status$/],
+  // Read-only node details behind the chat's source cards.
+  ['GET', /^\/graph\/node$/],
 ];
 
 /** Request headers the browser may pass through (the rest, e.g. foreign cookies, stay here). */

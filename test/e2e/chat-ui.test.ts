@@ -127,6 +127,22 @@ describe('chat page against the real server', () => {
     await screenshot(page, '02-lookup-answer-hostile-text-inert');
   });
 
+  it("a source card opens to the node's properties from the graph, and the Graph button draws the sources", async () => {
+    const msg = page.locator('.msg.assistant').last();
+    const first = msg.locator('.sources .source').first();
+    await first.locator('summary').focus();
+    await page.keyboard.press('Enter');
+    await first.locator('.props').waitFor();
+    expect(await first.locator('.props dt').allTextContents()).toEqual(['name', 'text']);
+    expect(await first.locator('.props dd').first().textContent()).toBe('Ada <img src=x onerror="window.__xss = 4">');
+    expect(await first.locator('.source-details img').count()).toBe(0);
+    await msg.locator('.graph-open').click();
+    await page.waitForSelector('#graph-dialog[open] .graph-canvas canvas');
+    expect(await page.locator('#graph-dialog .graph-node-list li').count()).toBe(2);
+    await screenshot(page, '02b-lookup-source-card-and-graph');
+    await page.keyboard.press('Escape');
+  });
+
   it('an agent question shows its steps live, folded once the answer (or the job error) is there', async () => {
     route = { route: 'agent', confidence: 0.88 };
     agentReplies.push(toolCallReply({ name: 'get_node_labels', arguments: {} }), {

@@ -4,16 +4,11 @@
  * keyboard, every failure state, and resuming a dropped stream. The same page against the real
  * server is chat-ui.test.ts.
  */
-import { serve } from '@hono/node-server';
-import { readFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildUi } from '../../scripts/build-ui.js';
-import { createLogger } from '../../src/lib/log.js';
-import { createUiApp } from '../../src/ui/app.js';
 import { launchBrowser, pageWeight, screenshot } from './browser.js';
 import { createFixtureApi, type FixtureApi, type FixtureJob } from './fixture-api.js';
+import { startFixtureUi } from './fixture-ui.js';
 
 const OUT = 'test-output/e2e-public';
 const ANON = 'fixture-anon-id-0123456789';
@@ -73,24 +68,8 @@ let context: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
-  await buildUi({ outdir: `${OUT}/ui` });
   fixture = createFixtureApi(ANON);
-  const ui = createUiApp(
-    {
-      log: createLogger('silent'),
-      assets: (p) =>
-        readFile(`${OUT}/${p}`).then(
-          (b) => new Uint8Array(b),
-          () => null,
-        ),
-    },
-    (req) => fixture.app.fetch(req),
-  );
-  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-    const s = serve({ fetch: ui.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
-  });
-  uiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  close = () => server.close();
+  ({ url: uiUrl, close } = await startFixtureUi(OUT, (req) => fixture.app.fetch(req)));
   browser = await launchBrowser();
 });
 

@@ -1,7 +1,8 @@
 /**
  * The agent route end to end: the real worker, Redis and Neo4j, the scripted model server
  * and a fixed vector searcher. Covers a multi-step run with its events and summed tokens,
- * tool errors fed back to the model, the 32-call limit, and the 429 retry policy.
+ * the graph a query's path gives its tool_result event, tool errors fed back to the model,
+ * the 32-call limit, and the 429 retry policy.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -133,6 +134,43 @@ describe('agent route', () => {
     expect(toolMessages(calls[2]!)[1]).toContain(`Properties of :${LIVES}: [{"name":"since","types":["INTEGER"]`);
     expect(toolMessages(calls[3]!)[2]).toBe('[{"person":"Ada","city":"London"},{"person":"Charles","city":"Paris"}]');
     expect(toolMessages(calls[3]!)[3]).toContain('"displayName":"Ada Lovelace"');
+  });
+
+  it('gives a tool_result the graph of a returned path (live, replayed and in the session); the model reads the rows as before', async () => {
+    const { records } = await db(
+      `MATCH (a:${PERSON} {name: 'Ada'})-[r:${LIVES}]->(c:${CITY}) RETURN id(a) AS ada, id(r) AS rel, id(c) AS city`,
+    );
+    const [ada, rel, city] = ['ada', 'rel', 'city'].map((k) => records[0]!.get(k) as number);
+    h.llm.script(
+      routerReply('agent', 0.9),
+      toolCallReply(
+        { name: 'graph_query', arguments: { cypher_query: `MATCH p = (:${PERSON} {name: 'Ada'})-[:${LIVES}]->(:${CITY}) RETURN p` } },
+        { name: 'graph_query', arguments: { cypher_query: `MATCH (c:${CITY} {name: 'London'}) RETURN c.name AS city` } },
+      ),
+      { content: 'Ada lives in London.' },
+    );
+    const { job, events } = await ask('Where does Ada live?');
+    expect(job.status).toBe('done');
+    const graph = {
+      nodes: [
+        { id: ada, labels: [PERSON], name: 'Ada' },
+        { id: city, labels: [CITY], name: 'London' },
+      ],
+      relationships: [{ id: rel, type: LIVES, start: ada, end: city }],
+    };
+    const results = (evs: Array<{ type: string; data: any }>) => evs.filter((e) => e.type === 'tool_result').map((e) => e.data);
+    const [path, scalar] = results(events);
+    expect(path).toEqual({ tool: 'graph_query', summary: expect.any(String), graph });
+    expect(scalar).not.toHaveProperty('graph');
+    const seen = toolMessages(h.llm.chatRequests().at(-1)!);
+    expect(seen[0]).toContain('"segments"');
+    expect(seen[0]).not.toContain('"relationships"');
+    expect(seen[1]).toBe('[{"city":"London"}]');
+
+    const replayed = await h.stream(job.job_id);
+    expect(results(replayed.frames.filter((f) => f.event).map((f) => ({ type: f.event!, data: f.data })))[0].graph).toEqual(graph);
+    const session = await (await h.app.request(`/chat/session/${job.result.session_id}`)).json();
+    expect(results(session.messages.at(-1).events)[0].graph).toEqual(graph);
   });
 
   it('feeds Cypher errors, refused writes and bad arguments back as "Tool error:" and carries on', async () => {

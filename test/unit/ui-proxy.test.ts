@@ -42,6 +42,8 @@ describe('UI proxy', () => {
     expect(isAllowed('GET', '/chat/session/../../docs')).toBe(false);
     expect(isAllowed('GET', '/chat/session/a%2F..')).toBe(false);
     expect(isAllowed('DELETE', '/config')).toBe(false);
+    expect(isAllowed('GET', '/graph/node')).toBe(true);
+    expect(isAllowed('POST', '/graph/node')).toBe(false);
   });
 
   it('answers 404 without calling the API for anything else, including absolute URLs', async () => {

@@ -4,9 +4,12 @@
  * source nodes. Live answers fill the same view event by event.
  */
 import type { JobEvent, Message } from '../../contract/chat.js';
+import type { ResultGraph } from '../../contract/graph.js';
 import type { SourceNode } from '../../contract/search.js';
 import { append, h, truncate } from './dom.js';
+import { graphButton } from './graph-view.js';
 import { renderMarkdown } from './markdown.js';
+import { sourceCard } from './source-card.js';
 
 /** A message as the session endpoint returns it (`events` when the API includes them). */
 export type StoredMessage = Pick<Message, 'role' | 'content'> & Partial<Pick<Message, 'route' | 'confidence' | 'events'>>;
@@ -49,25 +52,11 @@ export function describeEvent(ev: JobEvent): string | null {
   }
 }
 
-/** The list of source nodes (display name, ID, labels, snippet). */
+/** The list of source nodes: cards that open to the node's properties and neighbours (source-card.ts). */
 export function renderSources(sources: SourceNode[]): HTMLDetailsElement | null {
   if (!sources.length) return null;
   const list = h('ul', { class: 'sources-list' });
-  for (const s of sources) {
-    append(
-      list,
-      h(
-        'li',
-        { class: 'source' },
-        h('span', { class: 'source-name' }, s.displayName || '(unnamed)'),
-        ' ',
-        h('span', { class: 'source-id' }, `ID ${s.dbId}`),
-        ' ',
-        ...(s.labels ?? []).map((l) => h('span', { class: 'label-chip' }, l)),
-        h('p', { class: 'snippet' }, truncate(s.text ?? '', 240)),
-      ),
-    );
-  }
+  for (const s of sources) append(list, sourceCard(s));
   return h('details', { class: 'sources', open: true }, h('summary', {}, `Sources (${sources.length})`), list);
 }
 
@@ -90,6 +79,8 @@ export class AssistantView {
   private draft = '';
   private drawQueued = false;
   private done = false;
+  /** The graphs of the tool results, for the graph view. */
+  private readonly graphs: ResultGraph[] = [];
 
   constructor() {
     this.meta = h('div', { class: 'meta' });
@@ -124,6 +115,7 @@ export class AssistantView {
     }
     // A new model call starts a new draft: text written before tool calls was not the answer.
     if (ev.type === 'agent_step') this.addDraft(null);
+    if (ev.type === 'tool_result' && ev.data.graph) this.graphs.push(ev.data.graph);
     const line = describeEvent(ev);
     if (!line) return null;
     // A retry explains the wait where the user looks; the next step replaces it.
@@ -167,6 +159,7 @@ export class AssistantView {
       }
       this.el.appendChild(src);
     }
+    if (sources.length || this.graphs.length) this.el.appendChild(graphButton(sources, this.graphs));
     this.foldSteps();
     this.el.removeAttribute('aria-busy');
   }
