@@ -130,6 +130,8 @@ describe('chat page against the real server', () => {
   it("a source card opens to the node's properties from the graph, and the Graph button draws the sources", async () => {
     const msg = page.locator('.msg.assistant').last();
     const first = msg.locator('.sources .source').first();
+    // A lookup answer's sources are folded (the answer shows the texts): open the list first.
+    await msg.locator('details.sources > summary').click();
     await first.locator('summary').focus();
     await page.keyboard.press('Enter');
     await first.locator('.props').waitFor();
