@@ -39,11 +39,7 @@ export const JOB_STATUSES = ['pending', 'running', 'done', 'error'] as const;
 /** One of {@link JOB_STATUSES}. */
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
-/**
- * The `error` of a job its owner stopped (`POST /chat/job/{job_id}/cancel`): a cancelled job
- * ends in the contract's `error` status, so clients written against the seed need nothing new.
- */
-export const JOB_CANCELLED = 'cancelled by the user';
+export { JOB_CANCELLED } from './job-errors.js';
 
 /** `GET /chat/job/{job_id}`. */
 export const JobViewSchema = z

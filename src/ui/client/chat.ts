@@ -3,7 +3,8 @@
  * follows the job's events until the answer, and reads the job itself when the stream is
  * silent or failing (a proxy that blocks or buffers it), whichever ends first.
  */
-import { JOB_CANCELLED, type ChatSessionView, type JobSubmission, type JobView } from '../../contract/chat.js';
+import type { ChatSessionView, JobSubmission, JobView } from '../../contract/chat.js';
+import { JOB_CANCELLED } from '../../contract/job-errors.js';
 import { ApiError, request } from './api.js';
 import { announce, byId } from './dom.js';
 import { AssistantView, storedAssistant, userMessage } from './messages.js';
