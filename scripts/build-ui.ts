@@ -1,9 +1,10 @@
 /**
  * Builds the web chat UI's browser files into `dist/public/ui/`: `app.js` (src/ui/client/main.ts
- * with marked and DOMPurify bundled in, minified) and `app.css`. Called from tsup's `onSuccess`
+ * with marked, DOMPurify and highlight.js bundled in, minified), `theme.js` (the blocking script
+ * that sets the theme before the first paint) and `app.css`. Called from tsup's `onSuccess`
  * so `npx tsup` / `npm run build` produce a dist/ that needs nothing from the internet.
  */
-import { build } from 'esbuild';
+import { build, type BuildOptions } from 'esbuild';
 
 /** Options of {@link buildUi}. */
 export interface BuildUiOptions {
@@ -17,18 +18,19 @@ export interface BuildUiOptions {
 export async function buildUi(opts: BuildUiOptions = {}): Promise<void> {
   const outdir = opts.outdir ?? 'dist/public/ui';
   const minify = opts.minify ?? true;
-  await build({
-    entryPoints: { app: 'src/ui/client/main.ts' },
+  const script: BuildOptions = {
     outdir,
     bundle: true,
-    format: 'esm',
     platform: 'browser',
     target: ['es2022', 'chrome110', 'firefox110', 'safari16'],
     minify,
     sourcemap: false,
     legalComments: 'none',
     logLevel: 'warning',
-  });
+  };
+  await build({ ...script, entryPoints: { app: 'src/ui/client/main.ts' }, format: 'esm' });
+  // A classic script (not a module, which would be deferred): it must run before the first paint.
+  await build({ ...script, entryPoints: { theme: 'src/ui/client/theme-boot.ts' }, format: 'iife' });
   await build({
     entryPoints: { app: 'src/ui/client/app.css' },
     outdir,

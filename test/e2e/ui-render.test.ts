@@ -4,16 +4,11 @@
  * keyboard, every failure state, and resuming a dropped stream. The same page against the real
  * server is chat-ui.test.ts.
  */
-import { serve } from '@hono/node-server';
-import { readFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildUi } from '../../scripts/build-ui.js';
-import { createLogger } from '../../src/lib/log.js';
-import { createUiApp } from '../../src/ui/app.js';
 import { launchBrowser, pageWeight, screenshot } from './browser.js';
-import { createFixtureApi, type FixtureApi, type FixtureJob } from './fixture-api.js';
+import { agentJob, type FixtureApi } from './fixture-api.js';
+import { startFixtureUi } from './fixture-ui.js';
 
 const OUT = 'test-output/e2e-public';
 const ANON = 'fixture-anon-id-0123456789';
@@ -34,37 +29,6 @@ const HOSTILE_ANSWER = [
   'Inline <img src=x onerror="window.__xss = 2"> tag and [a link](javascript:window.__xss=3).',
 ].join('\n');
 
-function agentJob(answer = HOSTILE_ANSWER, cutAfter?: number): FixtureJob {
-  return {
-    cutAfter,
-    events: [
-      { type: 'routing_started', data: {} },
-      { type: 'routing_done', data: { route: 'agent', confidence: 0.82, reasoning: 'needs reasoning' } },
-      { type: 'agent_step', data: { iteration: 1, model: 'qwen-agent' } },
-      { type: 'tool_call', data: { tool: 'vector_search', args: { sentence: 'Ada' } } },
-      { type: 'tool_result', data: { tool: 'vector_search', summary: '<img src=x onerror="window.__xss=4"> 1 node' } },
-      {
-        type: 'job_done',
-        data: {
-          session_id: 'x',
-          answer,
-          route_taken: 'agent',
-          token_usage: { input_tokens: 10, output_tokens: 5 },
-          sources: [
-            {
-              dbId: 7,
-              displayName: '<b onmouseover="window.__xss=5">Ada</b>',
-              text: '<script>window.__xss=6</script> Mathematician.',
-              score: 0.9,
-              labels: ['Person', 'E2eFixture'],
-            },
-          ],
-        },
-      },
-    ],
-  };
-}
-
 let browser: Browser;
 let fixture: FixtureApi;
 let uiUrl: string;
@@ -73,24 +37,7 @@ let context: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
-  await buildUi({ outdir: `${OUT}/ui` });
-  fixture = createFixtureApi(ANON);
-  const ui = createUiApp(
-    {
-      log: createLogger('silent'),
-      assets: (p) =>
-        readFile(`${OUT}/${p}`).then(
-          (b) => new Uint8Array(b),
-          () => null,
-        ),
-    },
-    (req) => fixture.app.fetch(req),
-  );
-  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-    const s = serve({ fetch: ui.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
-  });
-  uiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  close = () => server.close();
+  ({ fixture, uiUrl, close } = await startFixtureUi(OUT, ANON));
   browser = await launchBrowser();
 });
 
@@ -104,7 +51,7 @@ beforeEach(async () => {
   context = await browser.newContext({ viewport: { width: 1200, height: 860 } });
   page = await context.newPage();
   fixture.jobs.length = 0;
-  fixture.jobs.push(agentJob());
+  fixture.jobs.push(agentJob(HOSTILE_ANSWER));
   fixture.seen.length = 0;
 });
 
@@ -265,7 +212,7 @@ describe('chat page against a scripted API', () => {
           { type: 'job_error', data: { error: 'model server unavailable' } },
         ],
       },
-      agentJob(),
+      agentJob(HOSTILE_ANSWER),
     );
     await ready();
     await ask('fail please');

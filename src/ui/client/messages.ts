@@ -5,8 +5,8 @@
  */
 import type { JobEvent, Message } from '../../contract/chat.js';
 import type { SourceNode } from '../../contract/search.js';
+import { renderAnswer } from './copy.js';
 import { append, h, truncate } from './dom.js';
-import { renderMarkdown } from './markdown.js';
 
 /** A message as the session endpoint returns it (`events` when the API includes them). */
 export type StoredMessage = Pick<Message, 'role' | 'content'> & Partial<Pick<Message, 'route' | 'confidence' | 'events'>>;
@@ -124,7 +124,7 @@ export class AssistantView {
   finish(answer: string, sources: SourceNode[], route?: unknown, confidence?: unknown): void {
     if (route) this.setRoute(route, confidence);
     this.setStatus('');
-    this.body.replaceChildren(renderMarkdown(answer));
+    this.body.replaceChildren(renderAnswer(answer));
     const src = renderSources(sources);
     if (src) this.el.appendChild(src);
     this.foldSteps();
