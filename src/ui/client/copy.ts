@@ -5,7 +5,6 @@
  * "Copied" for a moment and screen readers hear it through the live region.
  */
 import { announce, append, h } from './dom.js';
-import { renderMarkdown } from './markdown.js';
 
 const CONFIRM_MS = 2000;
 
@@ -67,19 +66,4 @@ export function addCodeCopyButtons(root: ParentNode): void {
       copyButton('Copy code', () => pre.textContent ?? '', 'copy-code'),
     );
   }
-}
-
-/** An answer's Markdown rendered, with a copy button on each code block and one for the whole text. */
-export function renderAnswer(markdown: string): DocumentFragment {
-  const frag = renderMarkdown(markdown);
-  addCodeCopyButtons(frag);
-  append(
-    frag,
-    h(
-      'div',
-      { class: 'answer-tools' },
-      copyButton('Copy answer', () => markdown, 'copy-answer'),
-    ),
-  );
-  return frag;
 }

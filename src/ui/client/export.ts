@@ -7,20 +7,23 @@ import type { ChatSessionView } from '../../contract/chat.js';
 import { request } from './api.js';
 import { announce } from './dom.js';
 
-/** The session as a Markdown document. */
+/** Plain text (a name, a question) as Markdown that shows it as it is: no markup, no HTML. */
+const plain = (text: string) => text.replace(/[\\`*_[\]<>#|~]/g, '\\$&');
+
+/** The session as a Markdown document (answers are Markdown already; names and questions are escaped). */
 export function sessionMarkdown(s: ChatSessionView): string {
-  const out = [`# ${s.name}`, ''];
+  const out = [`# ${plain(s.name)}`, ''];
   let n = 0;
   for (const m of s.messages) {
     if (m.role === 'user') {
       n += 1;
-      // Quoted, so that a question's own Markdown characters cannot change the document's outline.
-      out.push(`## Question ${n}`, '', ...m.content.split('\n').map((l) => `> ${l}`.trimEnd()), '');
+      out.push(`## Question ${n}`, '', ...m.content.split('\n').map((l) => `> ${plain(l)}`.trimEnd()), '');
       continue;
     }
     out.push(`## Answer${n ? ` ${n}` : ''}`, '', m.content.trim(), '');
     const done = m.events.find((e) => e.type === 'job_done');
-    const names = done?.type === 'job_done' ? (done.data.sources ?? []).map((src) => src.displayName || `(unnamed, ID ${src.dbId})`) : [];
+    const names =
+      done?.type === 'job_done' ? (done.data.sources ?? []).map((src) => plain(src.displayName || `(unnamed, ID ${src.dbId})`)) : [];
     if (names.length) out.push('Sources:', '', ...names.map((name) => `- ${name}`), '');
   }
   return `${out.join('\n').trimEnd()}\n`;

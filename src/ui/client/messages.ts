@@ -5,7 +5,7 @@
  */
 import type { JobEvent, Message } from '../../contract/chat.js';
 import type { SourceNode } from '../../contract/search.js';
-import { renderAnswer } from './copy.js';
+import { renderAnswer } from './answer.js';
 import { append, h, truncate } from './dom.js';
 
 /** A message as the session endpoint returns it (`events` when the API includes them). */
