@@ -85,15 +85,18 @@ export const WIDTHS = [1280, 390] as const;
  * Checks the page's current state in both themes at both widths: zero axe violations in each, and
  * a screenshot `<name>-<theme>-<width>.png` of each. The theme is set on the root element
  * directly (a modal dialog makes the header's selector unreachable); the viewport and theme the
- * page had are restored afterwards. Returns the violations found, keyed by combination.
+ * page had are restored afterwards. Returns the violations found, keyed by combination (and
+ * `themes` when both themes paint the same page background: the dark one is not applied).
  */
 export async function auditStates(page: Page, name: string): Promise<Record<string, AxeViolation[]>> {
   const before = page.viewportSize() ?? { width: 1280, height: 860 };
   const theme = await page.evaluate(() => document.documentElement.dataset.theme ?? 'light');
   const found: Record<string, AxeViolation[]> = {};
+  const backgrounds = new Set<string>();
   try {
     for (const t of THEMES) {
       await page.evaluate((v) => (document.documentElement.dataset.theme = v), t);
+      backgrounds.add(await page.evaluate(() => getComputedStyle(document.body).backgroundColor));
       for (const width of WIDTHS) {
         await page.setViewportSize({ width, height: before.height });
         const v = await axeViolations(page);
@@ -105,5 +108,8 @@ export async function auditStates(page: Page, name: string): Promise<Record<stri
     await page.setViewportSize(before);
     await page.evaluate((v) => (document.documentElement.dataset.theme = v), theme);
   }
+  // Two passes in one theme would check nothing new: the themes must look different.
+  if (backgrounds.size < THEMES.length)
+    found.themes = [{ id: 'theme-not-applied', impact: null, help: 'both themes paint the same background', nodes: [] }];
   return found;
 }
