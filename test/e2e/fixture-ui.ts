@@ -5,9 +5,12 @@
 import { serve } from '@hono/node-server';
 import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { buildUi } from '../../scripts/build-ui.js';
 import { createLogger } from '../../src/lib/log.js';
 import { createUiApp } from '../../src/ui/app.js';
+import { launchBrowser } from './browser.js';
 import { createFixtureApi, type FixtureApi } from './fixture-api.js';
 
 /** A running UI on the fixture API. */
@@ -36,4 +39,28 @@ export async function startFixtureUi(outdir: string, anon: string): Promise<Fixt
     const s = serve({ fetch: ui.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
   });
   return { fixture, uiUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
+}
+
+/** A browser suite's shared handles, filled in by the hooks {@link fixtureSuite} registers. */
+export interface FixtureSuite {
+  fixture: FixtureApi;
+  /** The UI's address. */
+  url: string;
+  browser: Browser;
+}
+
+/** Registers hooks that start the fixture UI and a browser before the file's tests and stop them after. */
+export function fixtureSuite(outdir: string, anon: string): FixtureSuite {
+  const suite = {} as FixtureSuite;
+  let close: (() => void) | undefined;
+  beforeAll(async () => {
+    const ui = await startFixtureUi(outdir, anon);
+    close = ui.close;
+    Object.assign(suite, { fixture: ui.fixture, url: ui.uiUrl, browser: await launchBrowser() });
+  });
+  afterAll(async () => {
+    await suite.browser?.close();
+    close?.();
+  });
+  return suite;
 }

@@ -4,11 +4,11 @@
  * to test-output/screenshots/a11y-<state>-<theme>-<width>.png for review by eye. Runs against
  * the scripted API (fixture-api.ts), which can hold an answer half-way.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditStates, launchBrowser } from './browser.js';
-import { agentJob, type FixtureApi } from './fixture-api.js';
-import { startFixtureUi } from './fixture-ui.js';
+import type { BrowserContext, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { auditStates } from './browser.js';
+import { agentJob } from './fixture-api.js';
+import { fixtureSuite } from './fixture-ui.js';
 
 const OUT = 'test-output/e2e-public-a11y';
 const ANON = 'fixture-anon-id-a11y-000001';
@@ -31,23 +31,14 @@ const ANSWER = [
   '```',
 ].join('\n');
 
-let browser: Browser;
-let fixture: FixtureApi;
-let uiUrl: string;
-let close: () => void;
 let context: BrowserContext;
 let page: Page;
 
-beforeAll(async () => {
-  ({ fixture, uiUrl, close } = await startFixtureUi(OUT, ANON));
-  browser = await launchBrowser();
-  context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
-  page = await context.newPage();
-});
+const ui = fixtureSuite(OUT, ANON);
 
-afterAll(async () => {
-  await browser?.close();
-  close?.();
+beforeAll(async () => {
+  context = await ui.browser.newContext({ viewport: { width: 1280, height: 860 } });
+  page = await context.newPage();
 });
 
 const audit = async (state: string) => expect(await auditStates(page, `a11y-${state}`)).toEqual({});
@@ -59,7 +50,7 @@ const ask = async (text: string) => {
 
 describe('axe finds no violations, in both themes', () => {
   it('setup panel and empty chat', async () => {
-    fixture.status = {
+    ui.fixture.status = {
       ready: false,
       checks: [
         {
@@ -73,19 +64,19 @@ describe('axe finds no violations, in both themes', () => {
         { id: 'agent-model', ok: false, required: false, title: 'Agent model', detail: 'not reachable', fix: 'start the model server' },
       ],
     };
-    await page.goto(uiUrl);
+    await page.goto(ui.url);
     await page.waitForSelector('body[data-ready="true"]');
     await page.waitForSelector('#setup:not([hidden]) .setup-item');
     await audit('setup');
     await page.click('#setup-hide');
-    fixture.status = null;
+    ui.fixture.status = null;
     await audit('empty');
   });
 
   it('an answer being written, then answered with its sources open', async () => {
     let release!: () => void;
     const until = new Promise<void>((r) => (release = r));
-    fixture.jobs.splice(0, fixture.jobs.length, { ...agentJob(ANSWER), hold: { after: 4, until } });
+    ui.fixture.jobs.splice(0, ui.fixture.jobs.length, { ...agentJob(ANSWER), hold: { after: 4, until } });
     await ask('Who was Ada Lovelace?');
     await page.waitForSelector('.msg.assistant .step-tool_call');
     await audit('answering');

@@ -5,11 +5,10 @@
  * it stays sanitized), the session search box, and export as Markdown and JSON.
  */
 import { readFile } from 'node:fs/promises';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { launchBrowser } from './browser.js';
-import { agentJob, type FixtureApi } from './fixture-api.js';
-import { startFixtureUi } from './fixture-ui.js';
+import type { BrowserContext, Page } from 'playwright-core';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { agentJob } from './fixture-api.js';
+import { fixtureSuite } from './fixture-ui.js';
 
 const OUT = 'test-output/e2e-public-features';
 const ANON = 'fixture-anon-id-features-0001';
@@ -34,38 +33,26 @@ const CODE_ANSWER = [
   '```',
 ].join('\n');
 
-let browser: Browser;
-let fixture: FixtureApi;
-let uiUrl: string;
-let close: () => void;
 let context: BrowserContext;
 let page: Page;
 
-beforeAll(async () => {
-  ({ fixture, uiUrl, close } = await startFixtureUi(OUT, ANON));
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  close?.();
-});
+const ui = fixtureSuite(OUT, ANON);
 
 const newPage = async (init?: () => void) => {
   await context?.close();
-  context = await browser.newContext({ viewport: { width: 1200, height: 860 } });
+  context = await ui.browser.newContext({ viewport: { width: 1200, height: 860 } });
   if (init) await context.addInitScript(init);
   page = await context.newPage();
 };
 
 beforeEach(async () => {
   await newPage();
-  fixture.jobs.length = 0;
-  fixture.jobs.push(agentJob(CODE_ANSWER));
+  ui.fixture.jobs.length = 0;
+  ui.fixture.jobs.push(agentJob(CODE_ANSWER));
 });
 
 const ready = async () => {
-  await page.goto(uiUrl);
+  await page.goto(ui.url);
   await page.waitForSelector('body[data-ready="true"]');
 };
 
@@ -125,7 +112,7 @@ describe('themes', () => {
 
 describe('copy buttons', () => {
   it('copies the code of a block and the Markdown of the answer, from the keyboard too', async () => {
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: uiUrl });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: ui.url });
     await ready();
     await ask('show me code');
     const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
@@ -195,7 +182,7 @@ describe('code highlighting', () => {
   });
 
   it('keeps only the highlighter’s classes: none from the Markdown itself', async () => {
-    fixture.jobs.splice(0, 1, agentJob('```js" class="evil\nlet a = 1;\n```\n\n<span class="hljs-keyword evil">x</span>'));
+    ui.fixture.jobs.splice(0, 1, agentJob('```js" class="evil\nlet a = 1;\n```\n\n<span class="hljs-keyword evil">x</span>'));
     await ready();
     await ask('classes');
     const answer = page.locator('.msg.assistant .answer');
@@ -206,7 +193,7 @@ describe('code highlighting', () => {
 
 describe('sessions', () => {
   it('the search box filters the list by name and by message text as one types', async () => {
-    fixture.jobs.splice(0, 1, agentJob('Ada wrote the first program.'), agentJob('The Analytical Engine was designed by Babbage.'));
+    ui.fixture.jobs.splice(0, 1, agentJob('Ada wrote the first program.'), agentJob('The Analytical Engine was designed by Babbage.'));
     await ready();
     await ask('Who was Ada?');
     await page.click('#new-chat');
@@ -240,7 +227,7 @@ describe('sessions', () => {
   it('exports the open chat as JSON (as the API returns it) and as Markdown', async () => {
     await ready();
     expect(await page.isVisible('#export')).toBe(false);
-    fixture.jobs.splice(0, 1, agentJob('Ada wrote **the first program**.'));
+    ui.fixture.jobs.splice(0, 1, agentJob('Ada wrote **the first program**.'));
     await ask('Who was Ada?');
     expect(await page.isVisible('#export')).toBe(true);
     const id = (await page.getAttribute('.session.current', 'data-session-id'))!;
@@ -250,7 +237,7 @@ describe('sessions', () => {
     };
     const json = await save('#export-json');
     expect(json.name).toBe('Who-was-Ada.json');
-    const api = await (await page.request.get(`${uiUrl}/api/chat/session/${id}`)).json();
+    const api = await (await page.request.get(`${ui.url}/api/chat/session/${id}`)).json();
     expect(JSON.parse(json.text)).toEqual(api);
     const md = await save('#export-md');
     expect(md.name).toBe('Who-was-Ada.md');
