@@ -13,6 +13,7 @@ import { proxyToApi, type ApiFetch } from './proxy.js';
 /** Built client files and their types (anything else under /ui/ is a 404). */
 const FILES: Record<string, string> = {
   'app.js': 'text/javascript; charset=utf-8',
+  'theme.js': 'text/javascript; charset=utf-8',
   'app.css': 'text/css; charset=utf-8',
 };
 

@@ -37,6 +37,7 @@ export function chatPage(version: string): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Graph chat</title>
+<script src="/ui/theme.js?v=${v}"></script>
 <link rel="stylesheet" href="/ui/app.css?v=${v}">
 <script type="module" src="/ui/app.js?v=${v}"></script>
 </head>
@@ -47,12 +48,23 @@ export function chatPage(version: string): string {
     <button type="button" id="sidebar-toggle" class="icon-btn" aria-controls="sidebar" aria-expanded="false">Chats</button>
     <h1>Graph chat</h1>
     <span id="identity" class="muted" aria-live="polite"></span>
+    <label for="theme-select" class="theme-label">Theme</label>
+    <select id="theme-select">
+      <option value="system">System</option>
+      <option value="light">Light</option>
+      <option value="dark">Dark</option>
+    </select>
   </header>
   <nav id="sidebar" class="sidebar" aria-label="Chat sessions">
     <button type="button" id="new-chat" class="primary">New chat</button>
     <h2 class="visually-hidden">Your chats</h2>
+    <div class="session-search" role="search">
+      <label for="session-search" class="visually-hidden">Search chats</label>
+      <input type="search" id="session-search" placeholder="Search chats" autocomplete="off" spellcheck="false" aria-controls="session-list">
+    </div>
     <ul id="session-list" class="session-list"></ul>
     <p id="session-empty" class="muted" hidden>No chats yet.</p>
+    <p id="session-nomatch" class="muted" role="status" hidden></p>
     <details id="settings" class="settings">
       <summary>Model settings</summary>
       <form id="settings-form">
@@ -70,7 +82,13 @@ export function chatPage(version: string): string {
     </details>
   </nav>
   <main class="chat" id="chat" aria-labelledby="chat-title">
-    <h2 id="chat-title" class="chat-title">New chat</h2>
+    <div class="chat-head">
+      <h2 id="chat-title" class="chat-title">New chat</h2>
+      <div id="export" class="export" role="group" aria-label="Export this chat" hidden>
+        <button type="button" id="export-md">Export Markdown</button>
+        <button type="button" id="export-json">Export JSON</button>
+      </div>
+    </div>
     <div id="banner" class="banner" role="alert" hidden></div>
     <section id="setup" class="setup" aria-labelledby="setup-title" hidden></section>
     <ol id="messages" class="messages" aria-label="Messages"></ol>

@@ -6,6 +6,7 @@
  * deleted; a rate-limited send says when to retry; a dropped stream resumes; a dead server is
  * explained. Screenshots of each state go to test-output/screenshots/.
  */
+import { readFile } from 'node:fs/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routerReply, startLlmServer, toolCallReply, type LlmServer, type ScriptedReply } from '../helpers/llm-server.js';
@@ -323,6 +324,28 @@ describe('chat page against the real server', () => {
       await second.close();
     }
     await settled(page);
+  });
+
+  it('finds the session by the text of an answer and exports it as the API stores it', async () => {
+    const id = (await page.getAttribute('.session.current', 'data-session-id'))!;
+    // "Mathematician" is only in a source's text, which the lookup answer quotes.
+    await page.fill('#session-search', 'mathematician');
+    expect(await page.locator('.session-list .session').count()).toBe(1);
+    await page.fill('#session-search', 'zebra');
+    expect(await page.locator('.session-list .session').count()).toBe(0);
+    await page.press('#session-search', 'Escape');
+    expect(await page.locator('.session-list .session').count()).toBe(1);
+    const save = async (button: string) => {
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click(button)]);
+      return readFile((await download.path())!, 'utf8');
+    };
+    const stored = await (await fetch(`${server.apiUrl}/chat/session/${id}`)).json();
+    expect(JSON.parse(await save('#export-json'))).toEqual(stored);
+    const md = await save('#export-md');
+    expect(md.startsWith(`# ${stored.name}\n`)).toBe(true);
+    expect(md).toContain(`## Question 1\n\n> ${ADA_Q}\n`);
+    expect(md).toContain('- Charles Babbage\n');
+    expect(md).toContain('- Ada \\<img src=x onerror="window.\\_\\_xss = 4"\\>\n');
   });
 
   it('renames and deletes a session', async () => {

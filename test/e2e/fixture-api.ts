@@ -11,6 +11,40 @@ export interface FixtureJob {
   events: Array<{ type: string; data: Record<string, unknown> }>;
   /** Events the first stream connection sends before it drops (default: all). */
   cutAfter?: number;
+  /** The stream sends this many events, then waits for `until` before the rest (an answer in progress). */
+  hold?: { after: number; until: Promise<void> };
+}
+
+/** An agent job with five steps and one (hostile) source; `cutAfter` drops the first stream there. */
+export function agentJob(answer: string, cutAfter?: number): FixtureJob {
+  return {
+    cutAfter,
+    events: [
+      { type: 'routing_started', data: {} },
+      { type: 'routing_done', data: { route: 'agent', confidence: 0.82, reasoning: 'needs reasoning' } },
+      { type: 'agent_step', data: { iteration: 1, model: 'qwen-agent' } },
+      { type: 'tool_call', data: { tool: 'vector_search', args: { sentence: 'Ada' } } },
+      { type: 'tool_result', data: { tool: 'vector_search', summary: '<img src=x onerror="window.__xss=4"> 1 node' } },
+      {
+        type: 'job_done',
+        data: {
+          session_id: 'x',
+          answer,
+          route_taken: 'agent',
+          token_usage: { input_tokens: 10, output_tokens: 5 },
+          sources: [
+            {
+              dbId: 7,
+              displayName: '<b onmouseover="window.__xss=5">Ada</b>',
+              text: '<script>window.__xss=6</script> Mathematician.',
+              score: 0.9,
+              labels: ['Person', 'E2eFixture'],
+            },
+          ],
+        },
+      },
+    ],
+  };
 }
 
 /** What a test can see and steer. */
@@ -24,6 +58,8 @@ export interface FixtureApi {
   seen: Array<{ method: string; path: string; headers: Record<string, string> }>;
   /** What `GET /config` says of the hosted provider's key (default true). */
   hostedAvailable: boolean;
+  /** What `GET /status` answers (the setup panel's report); null: 404, no panel (default). */
+  status: { ready: boolean; checks: Array<Record<string, unknown>> } | null;
 }
 
 interface Session {
@@ -74,6 +110,7 @@ export function createFixtureApi(anon = 'fixture-anon-id-0123456789'): FixtureAp
       hosted_available: api.hostedAvailable,
     }),
   );
+  app.get('/status', (c) => (api.status ? c.json(api.status) : problem(404, 'no status here')));
   app.get('/chat/sessions', (c) => {
     if (c.req.query('anon_id') !== anon) return problem(401, 'unknown anonymous ID');
     return c.json({ sessions: order.filter((id) => sessions.has(id)) });
@@ -120,11 +157,11 @@ export function createFixtureApi(anon = 'fixture-anon-id-0123456789'): FixtureAp
     const from = Number(c.req.header('last-event-id') ?? 0);
     const first = run.connections++ === 0;
     const upTo = first && run.job.cutAfter !== undefined ? run.job.cutAfter : run.job.events.length;
-    let text = '';
-    run.job.events.forEach((ev, i) => {
-      if (i + 1 > from && i < upTo) text += `id: ${i + 1}\nevent: ${ev.type}\ndata: ${JSON.stringify(ev.data)}\n\n`;
-    });
-    if (upTo === run.job.events.length) {
+    const frames = run.job.events.map((ev, i) =>
+      i + 1 > from && i < upTo ? `id: ${i + 1}\nevent: ${ev.type}\ndata: ${JSON.stringify(ev.data)}\n\n` : '',
+    );
+    const record = () => {
+      if (upTo < run.job.events.length) return;
       const done = run.job.events.at(-1)!;
       if (!run.session.messages.some((m, i) => i === run.session.messages.length - 1 && m.role === 'assistant')) {
         run.session.messages.push({
@@ -135,8 +172,24 @@ export function createFixtureApi(anon = 'fixture-anon-id-0123456789'): FixtureAp
           events: run.job.events,
         });
       }
+    };
+    const hold = run.job.hold;
+    const headers = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' };
+    if (!hold) {
+      record();
+      return new Response(frames.join(''), { headers });
     }
-    return new Response(text, { headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' } });
+    const body = new ReadableStream<Uint8Array>({
+      async start(ctl) {
+        const enc = new TextEncoder();
+        ctl.enqueue(enc.encode(frames.slice(0, hold.after).join('')));
+        await hold.until;
+        record();
+        ctl.enqueue(enc.encode(frames.slice(hold.after).join('')));
+        ctl.close();
+      },
+    });
+    return new Response(body, { headers });
   });
 
   const api: FixtureApi = {
@@ -144,6 +197,7 @@ export function createFixtureApi(anon = 'fixture-anon-id-0123456789'): FixtureAp
     jobs,
     seen,
     hostedAvailable: true,
+    status: null,
     failNext: (status, headers = {}) => void (fail = { status, headers }),
   };
   return api;

@@ -14,7 +14,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { launchBrowser, screenshot } from './browser.js';
 import { createFixtureApi, type FixtureApi, type FixtureJob } from './fixture-api.js';
-import { startFixtureUi, type FixtureUi } from './fixture-ui.js';
+import { serveUi, type ServedUi } from './fixture-ui.js';
 
 const OUT = 'test-output/e2e-graph-public';
 const ANON = 'fixture-anon-id-graph-0123456789';
@@ -70,7 +70,7 @@ const job: FixtureJob = {
 };
 
 let fixture: FixtureApi;
-let ui: FixtureUi;
+let ui: ServedUi;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
@@ -91,7 +91,7 @@ beforeAll(async () => {
     return c.json({ type: 'about:blank', title: 'error', status, detail }, status, { 'content-type': 'application/problem+json' });
   });
   api.all('*', (c) => fixture.app.fetch(c.req.raw));
-  ui = await startFixtureUi(OUT, (req) => api.fetch(req));
+  ui = await serveUi(OUT, (req) => api.fetch(req));
   browser = await launchBrowser();
 });
 

@@ -4,11 +4,11 @@
  * keyboard, every failure state, and resuming a dropped stream. The same page against the real
  * server is chat-ui.test.ts.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { launchBrowser, pageWeight, screenshot } from './browser.js';
-import { createFixtureApi, type FixtureApi, type FixtureJob } from './fixture-api.js';
-import { startFixtureUi } from './fixture-ui.js';
+import type { BrowserContext, Page } from 'playwright-core';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { pageWeight, screenshot } from './browser.js';
+import { agentJob } from './fixture-api.js';
+import { fixtureSuite } from './fixture-ui.js';
 
 const OUT = 'test-output/e2e-public';
 const ANON = 'fixture-anon-id-0123456789';
@@ -29,65 +29,21 @@ const HOSTILE_ANSWER = [
   'Inline <img src=x onerror="window.__xss = 2"> tag and [a link](javascript:window.__xss=3).',
 ].join('\n');
 
-function agentJob(answer = HOSTILE_ANSWER, cutAfter?: number): FixtureJob {
-  return {
-    cutAfter,
-    events: [
-      { type: 'routing_started', data: {} },
-      { type: 'routing_done', data: { route: 'agent', confidence: 0.82, reasoning: 'needs reasoning' } },
-      { type: 'agent_step', data: { iteration: 1, model: 'qwen-agent' } },
-      { type: 'tool_call', data: { tool: 'vector_search', args: { sentence: 'Ada' } } },
-      { type: 'tool_result', data: { tool: 'vector_search', summary: '<img src=x onerror="window.__xss=4"> 1 node' } },
-      {
-        type: 'job_done',
-        data: {
-          session_id: 'x',
-          answer,
-          route_taken: 'agent',
-          token_usage: { input_tokens: 10, output_tokens: 5 },
-          sources: [
-            {
-              dbId: 7,
-              displayName: '<b onmouseover="window.__xss=5">Ada</b>',
-              text: '<script>window.__xss=6</script> Mathematician.',
-              score: 0.9,
-              labels: ['Person', 'E2eFixture'],
-            },
-          ],
-        },
-      },
-    ],
-  };
-}
-
-let browser: Browser;
-let fixture: FixtureApi;
-let uiUrl: string;
-let close: () => void;
 let context: BrowserContext;
 let page: Page;
 
-beforeAll(async () => {
-  fixture = createFixtureApi(ANON);
-  ({ url: uiUrl, close } = await startFixtureUi(OUT, (req) => fixture.app.fetch(req)));
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  close?.();
-});
+const ui = fixtureSuite(OUT, ANON);
 
 beforeEach(async () => {
   await context?.close();
-  context = await browser.newContext({ viewport: { width: 1200, height: 860 } });
+  context = await ui.browser.newContext({ viewport: { width: 1200, height: 860 } });
   page = await context.newPage();
-  fixture.jobs.length = 0;
-  fixture.jobs.push(agentJob());
-  fixture.seen.length = 0;
+  ui.fixture.jobs.length = 0;
+  ui.fixture.jobs.push(agentJob(HOSTILE_ANSWER));
+  ui.fixture.seen.length = 0;
 });
 
-const ready = async (url = uiUrl) => {
+const ready = async (url = ui.url) => {
   await page.goto(url);
   await page.waitForSelector('body[data-ready="true"]');
 };
@@ -99,7 +55,7 @@ const ask = async (text: string) => {
 
 describe('chat page against a scripted API', () => {
   it('first visit gets the anon cookie, a strict CSP and selectors from /config', async () => {
-    const res = await page.goto(uiUrl);
+    const res = await page.goto(ui.url);
     expect(res!.headers()['content-security-policy']).toContain("script-src 'self'");
     expect(res!.headers()['content-security-policy']).not.toContain('unsafe-inline');
     await page.waitForSelector('body[data-ready="true"]');
@@ -108,9 +64,9 @@ describe('chat page against a scripted API', () => {
     expect(await page.inputValue('#agent-provider')).toBe('local');
     expect(await page.inputValue('#agent-model')).toBe('qwen-agent');
     expect(await page.inputValue('#router-model')).toBe('qwen-router');
-    expect(fixture.seen.some((r) => r.path === '/chat/bootstrap-anon')).toBe(true);
+    expect(ui.fixture.seen.some((r) => r.path === '/chat/bootstrap-anon')).toBe(true);
     // The page is still on the UI origin: the API's redirect target was not followed.
-    expect(new URL(page.url()).origin).toBe(uiUrl);
+    expect(new URL(page.url()).origin).toBe(ui.url);
   });
 
   it('renders Markdown, keeps hostile text inert, folds the steps and lists the sources', async () => {
@@ -156,16 +112,16 @@ describe('chat page against a scripted API', () => {
     expect(await page.inputValue('#agent-model')).toBe('big-hosted');
     await ask('headers please');
     await page.waitForSelector('.msg.assistant .answer h2');
-    const post = fixture.seen.find((r) => r.method === 'POST' && r.path === '/chat/message')!;
+    const post = ui.fixture.seen.find((r) => r.method === 'POST' && r.path === '/chat/message')!;
     expect(post.headers['x-anon-id']).toBe(ANON);
     expect(post.headers['x-llm-provider']).toBe('hosted');
     expect(post.headers['x-llm-agent-model']).toBe('big-hosted');
     expect(post.headers['x-llm-router-provider']).toBeUndefined();
-    expect(fixture.seen.find((r) => r.path.startsWith('/chat/sessions'))!.path).toBe(`/chat/sessions?anon_id=${ANON}`);
+    expect(ui.fixture.seen.find((r) => r.path.startsWith('/chat/sessions'))!.path).toBe(`/chat/sessions?anon_id=${ANON}`);
   });
 
   it('offers hosted only when the server has its key, saying why not', async () => {
-    fixture.hostedAvailable = false;
+    ui.fixture.hostedAvailable = false;
     try {
       await ready();
       for (const select of ['#agent-provider', '#router-provider']) {
@@ -175,7 +131,7 @@ describe('chat page against a scripted API', () => {
       }
       expect(await page.inputValue('#agent-provider')).toBe('local');
     } finally {
-      fixture.hostedAvailable = true;
+      ui.fixture.hostedAvailable = true;
     }
   });
 
@@ -198,11 +154,11 @@ describe('chat page against a scripted API', () => {
   });
 
   it('resumes a dropped stream with Last-Event-ID', async () => {
-    fixture.jobs.splice(0, 1, agentJob('resumed **fine**', 3));
+    ui.fixture.jobs.splice(0, 1, agentJob('resumed **fine**', 3));
     await ready();
     await ask('drop the stream');
     await page.waitForSelector('.msg.assistant .answer strong');
-    const streams = fixture.seen.filter((r) => r.path.endsWith('/stream'));
+    const streams = ui.fixture.seen.filter((r) => r.path.endsWith('/stream'));
     expect(streams.length).toBe(2);
     expect(streams[0]!.headers['last-event-id']).toBeUndefined();
     expect(streams[1]!.headers['last-event-id']).toBe('3');
@@ -212,7 +168,7 @@ describe('chat page against a scripted API', () => {
 
   it('shows when a rate-limited user can send again, and lets them then', async () => {
     await ready();
-    fixture.failNext(429, { 'retry-after': '2' });
+    ui.fixture.failNext(429, { 'retry-after': '2' });
     await ask('too many');
     await page.waitForSelector('#banner[data-kind="rate-limited"]:not([hidden])');
     expect(await page.textContent('#banner')).toMatch(/too many messages.*send again at .*\(in [12] s\)/);
@@ -226,7 +182,7 @@ describe('chat page against a scripted API', () => {
 
   it('explains a server or dependency outage with a way to retry', async () => {
     await ready();
-    fixture.failNext(503);
+    ui.fixture.failNext(503);
     await ask('is anyone there');
     await page.waitForSelector('#banner:not([hidden])');
     expect(await page.textContent('#banner')).toContain('one of its services is down');
@@ -235,7 +191,7 @@ describe('chat page against a scripted API', () => {
   });
 
   it('shows a failed job with a retry button', async () => {
-    fixture.jobs.splice(
+    ui.fixture.jobs.splice(
       0,
       1,
       {
@@ -244,7 +200,7 @@ describe('chat page against a scripted API', () => {
           { type: 'job_error', data: { error: 'model server unavailable' } },
         ],
       },
-      agentJob(),
+      agentJob(HOSTILE_ANSWER),
     );
     await ready();
     await ask('fail please');
@@ -260,7 +216,7 @@ describe('chat page against a scripted API', () => {
     await context.clearCookies();
     await ask('who am I');
     await page.waitForSelector('.msg.assistant .answer h2');
-    const calls = fixture.seen.map((r) => `${r.method} ${r.path.split('?')[0]}`);
+    const calls = ui.fixture.seen.map((r) => `${r.method} ${r.path.split('?')[0]}`);
     const i = calls.lastIndexOf('GET /chat/bootstrap-anon');
     expect(calls.slice(i - 1, i + 2)).toEqual(['POST /chat/message', 'GET /chat/bootstrap-anon', 'POST /chat/message']);
   });
@@ -275,7 +231,7 @@ describe('chat page against a scripted API', () => {
       '|---|---|---|---|',
       '| Glycolysis | Homo sapiens | Conversion of glucose into pyruvate | hexokinase phosphofructokinase |',
     ].join('\n');
-    fixture.jobs.splice(0, 1, agentJob(wide));
+    ui.fixture.jobs.splice(0, 1, agentJob(wide));
     await ready();
     expect(await page.isVisible('#sidebar')).toBe(false);
     await ask('small screen');
@@ -301,7 +257,7 @@ describe('chat page against a scripted API', () => {
   });
 
   it('weighs the first load', async () => {
-    const w = await pageWeight(page, uiUrl);
+    const w = await pageWeight(page, ui.url);
     console.log(`page weight (first load, fixture API): ${w.total} bytes`, w.byUrl);
     expect(w.total).toBeGreaterThan(0);
     expect(w.total).toBeLessThan(200_000);

@@ -1,16 +1,19 @@
 /**
  * Entry of the chat page's script: gets the anonymous identity, loads the model settings and
  * the session list, and wires the composer (Enter sends, Shift+Enter adds a line), the sidebar
- * and the failure notices together.
+ * (with its search box), the theme selector, the export buttons and the failure notices together.
  */
 import { ApiError, bootstrap, request } from './api.js';
 import { hideBanner, showBanner, showRateLimit } from './banner.js';
 import type { ChatSessionView } from '../../contract/chat.js';
 import { ChatPane, type SendOptions } from './chat.js';
 import { announce, byId, truncate } from './dom.js';
+import { exportSession } from './export.js';
+import { initSessionSearch } from './session-search.js';
 import { initSettings, type LlmConfig, type Settings } from './settings.js';
 import { Sidebar } from './sessions.js';
 import { answerArrived, refreshSetup } from './setup.js';
+import { initThemeToggle } from './theme.js';
 
 const input = byId<HTMLTextAreaElement>('composer-input');
 const sendBtn = byId<HTMLButtonElement>('send');
@@ -81,6 +84,7 @@ function report(err: unknown, retry?: () => void): void {
 function setSession(id: string | null): void {
   sessionId = id;
   sidebar.setActive(id);
+  byId('export').hidden = !id;
   history.replaceState(null, '', id ? `#s=${encodeURIComponent(id)}` : location.pathname + location.search);
 }
 
@@ -124,7 +128,7 @@ async function sendText(text: string, opts: SendOptions = {}): Promise<void> {
       session: (id, first) => {
         if (id !== sessionId) {
           setSession(id);
-          sidebar.upsert({ session_id: id, name: truncate(first, 60), created_at: Date.now() / 1000 });
+          sidebar.upsert({ session_id: id, name: truncate(first, 60), created_at: Date.now() / 1000, messages: [{ content: first }] });
           byId('chat-title').textContent = truncate(first, 60);
         }
         hideBanner();
@@ -146,7 +150,7 @@ async function sendText(text: string, opts: SendOptions = {}): Promise<void> {
 async function refreshName(id: string): Promise<void> {
   try {
     const s = await request<ChatSessionView>('GET', `/chat/session/${encodeURIComponent(id)}`);
-    sidebar.upsert({ session_id: s.session_id, name: s.name, created_at: s.created_at });
+    sidebar.upsert({ session_id: s.session_id, name: s.name, created_at: s.created_at, messages: s.messages });
     if (id === sessionId) byId('chat-title').textContent = s.name;
   } catch {
     // The list keeps the local title.
@@ -179,6 +183,13 @@ function wire(): void {
     }
   });
   byId('new-chat').addEventListener('click', newChat);
+  initThemeToggle(byId<HTMLSelectElement>('theme-select'));
+  initSessionSearch(byId<HTMLInputElement>('session-search'), (q) => sidebar.search(q));
+  for (const format of ['md', 'json'] as const) {
+    byId(`export-${format}`).addEventListener('click', () => {
+      if (sessionId) exportSession(sessionId, format).catch((err: unknown) => report(err));
+    });
+  }
   const toggle = byId('sidebar-toggle');
   toggle.addEventListener('click', () => {
     const open = document.body.classList.toggle('sidebar-open');

@@ -2,10 +2,12 @@
  * Markdown to safe DOM. Answers and node text come from the graph or a language model, so
  * nothing in them may run script: raw HTML in the Markdown is shown as text (not parsed), and
  * the HTML marked produces is sanitized by DOMPurify (which also drops `javascript:` links).
- * The page's Content-Security-Policy (no inline script) is the last line of defence.
+ * The page's Content-Security-Policy (no inline script) is the last line of defence. Fenced code
+ * in a known language is highlighted before sanitizing; only the highlighter's classes survive.
  */
 import DOMPurify from 'dompurify';
 import { Marked } from 'marked';
+import { highlightCode, isHighlightClass } from './highlight.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -20,6 +22,11 @@ const marked = new Marked({
   renderer: {
     // Raw HTML blocks and inline tags become visible text instead of markup.
     html: ({ text }) => escapeHtml(text),
+    // `false` falls back to marked's plain rendering (no or an unknown language).
+    code: ({ text, lang }) => {
+      const hl = highlightCode(text, lang?.match(/^\S*/)?.[0]);
+      return hl ? `<pre><code class="hljs language-${hl.language}">${hl.html}</code></pre>\n` : false;
+    },
   },
 });
 
@@ -30,11 +37,17 @@ purify.addHook('afterSanitizeAttributes', (node) => {
     node.setAttribute('rel', 'noopener noreferrer nofollow');
   }
 });
+// Classes only as the highlighter writes them, on its own elements: nothing else may style itself.
+purify.addHook('uponSanitizeAttribute', (node, data) => {
+  if (data.attrName === 'class' && !((node.tagName === 'SPAN' || node.tagName === 'CODE') && isHighlightClass(data.attrValue))) {
+    data.keepAttr = false;
+  }
+});
 
 const PURIFY_CONFIG = {
   USE_PROFILES: { html: true },
   FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select', 'option', 'iframe', 'object', 'embed'],
-  FORBID_ATTR: ['style', 'class', 'id'],
+  FORBID_ATTR: ['style', 'id'],
   ALLOW_DATA_ATTR: false,
 };
 

@@ -6,6 +6,7 @@
 import type { JobEvent, Message } from '../../contract/chat.js';
 import type { ResultGraph } from '../../contract/graph.js';
 import type { SourceNode } from '../../contract/search.js';
+import { renderAnswer } from './answer.js';
 import { append, h, truncate } from './dom.js';
 import { graphButton } from './graph-view.js';
 import { renderMarkdown } from './markdown.js';
@@ -149,7 +150,7 @@ export class AssistantView {
     this.done = true;
     this.setStatus('');
     this.body.classList.remove('drafting');
-    this.body.replaceChildren(renderMarkdown(answer));
+    this.body.replaceChildren(renderAnswer(answer));
     const src = renderSources(sources);
     if (src) {
       // A lookup answer already shows each node's text: its source list stays folded, names only.

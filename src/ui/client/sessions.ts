@@ -6,12 +6,15 @@
 import { request } from './api.js';
 import { openDialog } from './dialog.js';
 import { announce, append, byId, h } from './dom.js';
+import { matchesSession } from './session-search.js';
 
 /** A session as the sidebar shows it. */
 export interface SessionSummary {
   session_id: string;
   name: string;
   created_at: number | null;
+  /** The messages, as the session endpoint returns them (searched by the sidebar's search box). */
+  messages?: ReadonlyArray<{ content: string }>;
 }
 
 /** What the sidebar asks of the page. */
@@ -44,6 +47,7 @@ async function loadSummaries(ids: string[], limit = 100): Promise<SessionSummary
 export class Sidebar {
   private sessions: SessionSummary[] = [];
   private active: string | null = null;
+  private query = '';
 
   constructor(private readonly handlers: SidebarHandlers) {}
 
@@ -63,10 +67,16 @@ export class Sidebar {
     this.render();
   }
 
-  /** Adds or updates a session at the top of the list. */
+  /** Shows only the sessions whose name or messages contain every word of `query`. */
+  search(query: string): void {
+    this.query = query;
+    this.render();
+  }
+
+  /** Adds or updates a session at the top of the list (fields left out keep their value). */
   upsert(s: SessionSummary): void {
     const i = this.sessions.findIndex((x) => x.session_id === s.session_id);
-    if (i >= 0) this.sessions[i] = s;
+    if (i >= 0) this.sessions[i] = { ...this.sessions[i], ...s };
     else this.sessions.unshift(s);
     this.render();
   }
@@ -77,9 +87,12 @@ export class Sidebar {
   }
 
   private render(): void {
-    const list = byId('session-list');
-    list.replaceChildren(...this.sessions.map((s) => this.item(s)));
+    const shown = this.sessions.filter((s) => matchesSession(s, this.query));
+    byId('session-list').replaceChildren(...shown.map((s) => this.item(s)));
     byId('session-empty').hidden = this.sessions.length > 0;
+    const none = byId('session-nomatch');
+    none.hidden = shown.length > 0 || this.sessions.length === 0;
+    none.textContent = none.hidden ? '' : `No chats match “${this.query.trim()}”.`;
   }
 
   private item(s: SessionSummary): HTMLLIElement {

@@ -1,0 +1,109 @@
+/**
+ * Accessibility of the chat page's main states, in both themes and at a desktop and a phone width:
+ * axe-core's default rules (colour contrast included) find nothing, and each combination is shot
+ * to test-output/screenshots/a11y-<state>-<theme>-<width>.png for review by eye. Runs against
+ * the scripted API (fixture-api.ts), which can hold an answer half-way.
+ */
+import type { BrowserContext, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { auditStates } from './browser.js';
+import { agentJob } from './fixture-api.js';
+import { fixtureSuite } from './fixture-ui.js';
+
+const OUT = 'test-output/e2e-public-a11y';
+const ANON = 'fixture-anon-id-a11y-000001';
+
+const ANSWER = [
+  '## Ada Lovelace',
+  '',
+  'She wrote the first published program, for [the Analytical Engine](https://example.org/engine).',
+  '',
+  '| name | born |',
+  '|---|---|',
+  '| Ada | 1815 |',
+  '',
+  '```cypher',
+  'MATCH (p:Person {name: "Ada"}) RETURN p.born // a comment',
+  '```',
+  '',
+  '```python',
+  'def born(p): return "1815"  # a comment',
+  '```',
+].join('\n');
+
+let context: BrowserContext;
+let page: Page;
+
+const ui = fixtureSuite(OUT, ANON);
+
+beforeAll(async () => {
+  context = await ui.browser.newContext({ viewport: { width: 1280, height: 860 } });
+  page = await context.newPage();
+});
+
+const audit = async (state: string) => expect(await auditStates(page, `a11y-${state}`)).toEqual({});
+
+const ask = async (text: string) => {
+  await page.fill('#composer-input', text);
+  await page.press('#composer-input', 'Enter');
+};
+
+describe('axe finds no violations, in both themes', () => {
+  it('setup panel and empty chat', async () => {
+    ui.fixture.status = {
+      ready: false,
+      checks: [
+        {
+          id: 'index',
+          ok: false,
+          required: true,
+          title: 'Search index',
+          detail: 'no index for this graph',
+          fix: 'run `npm run build-index`',
+        },
+        { id: 'agent-model', ok: false, required: false, title: 'Agent model', detail: 'not reachable', fix: 'start the model server' },
+      ],
+    };
+    await page.goto(ui.url);
+    await page.waitForSelector('body[data-ready="true"]');
+    await page.waitForSelector('#setup:not([hidden]) .setup-item');
+    await audit('setup');
+    await page.click('#setup-hide');
+    ui.fixture.status = null;
+    await audit('empty');
+  });
+
+  it('an answer being written, then answered with its sources open', async () => {
+    let release!: () => void;
+    const until = new Promise<void>((r) => (release = r));
+    ui.fixture.jobs.splice(0, ui.fixture.jobs.length, { ...agentJob(ANSWER), hold: { after: 4, until } });
+    await ask('Who was Ada Lovelace?');
+    await page.waitForSelector('.msg.assistant .step-tool_call');
+    await audit('answering');
+    release();
+    await page.waitForSelector('.msg.assistant:not([aria-busy]) .answer-tools');
+    await page.click('.msg.assistant details.steps summary');
+    expect(await page.getAttribute('.msg.assistant details.sources', 'open')).toBe('');
+    await audit('answered');
+  });
+
+  it('the rename and delete dialogs, the settings and the session search', async () => {
+    await page.click('.session.current .session-rename');
+    await page.waitForSelector('#dialog[open]');
+    await audit('dialog-rename');
+    await page.press('#dialog-input', 'Escape');
+    await page.click('.session.current .session-delete');
+    await page.waitForSelector('#dialog[open]');
+    await audit('dialog-delete');
+    await page.press('#dialog-ok', 'Escape');
+    await page.click('#settings summary');
+    await audit('settings');
+    await page.click('#settings summary');
+    await page.fill('#session-search', 'ada');
+    expect(await page.locator('.session-list .session').count()).toBe(1);
+    await audit('search');
+    await page.fill('#session-search', 'no such chat');
+    await page.waitForSelector('#session-nomatch:not([hidden])');
+    await audit('search-none');
+  });
+});
