@@ -238,7 +238,7 @@ describe('chat page against the real server', () => {
     expect(partial.trim().length).toBeLessThan(answer.length);
     await screenshot(page, '04c-answer-streaming');
     await settled(page);
-    expect((await msg.locator('.answer').textContent())?.trim()).toBe(answer);
+    expect((await msg.locator('.answer p').textContent())?.trim()).toBe(answer);
     expect(await msg.locator('.answer.drafting').count()).toBe(0);
   });
 
@@ -283,14 +283,14 @@ describe('chat page against the real server', () => {
     await last.locator('button.retry').click();
     await settled(page);
     expect(await users.count()).toBe(count);
-    expect((await page.locator('#messages > li').last().locator('.answer').textContent())?.trim()).toBe('She wrote notes on the engine.');
+    expect((await page.locator('#messages > li').last().locator('.answer p').textContent())?.trim()).toBe('She wrote notes on the engine.');
     expect(await page.locator('#messages > li').last().locator('.error').count()).toBe(0);
 
     agentReplies.push({ content: 'She wrote the first published program.' });
     await page.locator('#messages > li').last().locator('button.regenerate').click();
     await settled(page);
     expect(await users.count()).toBe(count);
-    expect((await page.locator('#messages > li').last().locator('.answer').textContent())?.trim()).toBe(
+    expect((await page.locator('#messages > li').last().locator('.answer p').textContent())?.trim()).toBe(
       'She wrote the first published program.',
     );
     expect(await page.locator('button.regenerate').count()).toBe(1);
@@ -316,7 +316,7 @@ describe('chat page against the real server', () => {
       expect(await second.locator('.msg.user .bubble').last().textContent()).toBe('A slow question for two tabs');
       expect(await second.textContent('#send')).toBe('Stop');
       await settled(second);
-      expect((await second.locator('.msg.assistant .answer').last().textContent())?.trim()).toBe('Worth the wait.');
+      expect((await second.locator('.msg.assistant .answer p').last().textContent())?.trim()).toBe('Worth the wait.');
       const roles = await second.locator('#messages > li').evaluateAll((els) => els.map((e) => (e.classList.contains('user') ? 'u' : 'a')));
       expect(roles.join('')).not.toContain('aa');
       await second.waitForFunction(() => document.querySelector('#send')?.textContent === 'Send');

@@ -107,7 +107,7 @@ export class ChatPane {
   async send(text: string, sessionId: string | null, hooks: SendHooks, opts: SendOptions = {}): Promise<void> {
     byId('empty-hint').hidden = true;
     // Only the newest answer can be regenerated.
-    for (const el of this.list.querySelectorAll('.answer-actions .regenerate')) el.remove();
+    for (const el of this.list.querySelectorAll('.answer-tools .regenerate')) el.remove();
     const again = opts.again;
     const userLi = again?.userLi ?? this.list.appendChild(userMessage(text));
     const view = new AssistantView();

@@ -192,7 +192,9 @@ export class AssistantView {
       'Regenerate',
     );
     btn.addEventListener('click', () => run());
-    this.el.appendChild(h('div', { class: 'answer-actions' }, btn));
+    // Beside "Copy answer" (answer.ts), or on its own under an answer without one.
+    const tools = this.body.querySelector('.answer-tools') ?? this.body.appendChild(h('div', { class: 'answer-tools' }));
+    append(tools, ' ', btn);
   }
 
   /** Fills the view from a stored message: its steps, route and sources. */

@@ -47,10 +47,10 @@ function renderDetails(d: NodeDetails): HTMLElement[] {
   }
   const shown = d.neighbors.length < d.degree ? `${d.neighbors.length} of ${d.degree}` : `${d.degree}`;
   const parts: Array<HTMLElement | null> = [
-    h('h4', {}, 'Properties'),
+    h('h3', {}, 'Properties'),
     Object.keys(d.properties).length ? props : h('p', { class: 'muted' }, 'No properties.'),
     omitted,
-    h('h4', {}, `Neighbours (${shown})`),
+    h('h3', {}, `Neighbours (${shown})`),
     d.neighbors.length ? neighbors : h('p', { class: 'muted' }, 'No relationships.'),
   ];
   return parts.filter((e): e is HTMLElement => e !== null);
