@@ -76,9 +76,17 @@ describe('axe finds no violations, in both themes', () => {
   it('an answer being written, then answered with its sources open', async () => {
     let release!: () => void;
     const until = new Promise<void>((r) => (release = r));
-    ui.fixture.jobs.splice(0, ui.fixture.jobs.length, { ...agentJob(ANSWER), hold: { after: 4, until } });
+    // Held while the answer is being streamed: steps, then the start of the answer's text.
+    const job = agentJob(ANSWER);
+    job.events.splice(
+      5,
+      0,
+      { type: 'agent_step', data: { iteration: 2, model: 'qwen-agent' } },
+      { type: 'answer_delta', data: { text: '## Ada Lovelace\n\nShe wrote the first published ' } },
+    );
+    ui.fixture.jobs.splice(0, ui.fixture.jobs.length, { ...job, hold: { after: 7, until } });
     await ask('Who was Ada Lovelace?');
-    await page.waitForSelector('.msg.assistant .step-tool_call');
+    await page.waitForSelector('.msg.assistant .answer.drafting h2');
     await audit('answering');
     release();
     await page.waitForSelector('.msg.assistant:not([aria-busy]) .answer-tools');
