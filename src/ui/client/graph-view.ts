@@ -28,6 +28,13 @@ let opener: HTMLElement | null = null;
 /** Builds the dialog once, at the end of the page. */
 function graphDialog(): GraphDialog {
   if (view) return view;
+  // The canvas cannot use CSS variables: a theme switched while the view is open restyles it.
+  new MutationObserver(() => cy?.style(style())).observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
+  // A rotated phone or a resized window keeps the whole drawing in view.
+  window.addEventListener('resize', () => {
+    cy?.resize();
+    cy?.fit(undefined, 24);
+  });
   const close = h('button', { type: 'button', class: 'graph-close' }, 'Close');
   const canvas = h('div', { class: 'graph-canvas', role: 'img', 'aria-label': 'Drawing of the graph; the lists below hold the same' });
   const status = h('p', { class: 'graph-status muted', role: 'status' });
