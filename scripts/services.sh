@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Local dev backing services: Redis (scripts/redis.sh) + Neo4j (scripts/neo4j.sh).
+# Local dev backing services: Redis (scripts/redis.sh), a three-master Redis Cluster for the
+# cluster tests (scripts/redis-cluster.sh) and Neo4j (scripts/neo4j.sh).
 # Usage: scripts/services.sh start|stop|status   (env vars are passed through to both scripts)
 set -euo pipefail
 
@@ -9,6 +10,8 @@ case "${1:-}" in
   start)
     # Redis first: quick, and a failure there should not leave a 2 GB JVM behind.
     "$HERE/redis.sh" start
+    # Spare ports (7101-7103): the cluster runs of the store and chat tests and bench:chat.
+    "$HERE/redis-cluster.sh" start
     "$HERE/neo4j.sh" start
     echo "services: up — redis://127.0.0.1:${REDIS_PORT:-6379}  bolt://127.0.0.1:${NEO4J_BOLT_PORT:-1234}"
     ;;
@@ -16,12 +19,14 @@ case "${1:-}" in
     # Try both even if one fails; report failure at the end.
     rc=0
     "$HERE/neo4j.sh" stop || rc=1
+    "$HERE/redis-cluster.sh" stop || rc=1
     "$HERE/redis.sh" stop || rc=1
     exit "$rc"
     ;;
   status)
     rc=0
     "$HERE/redis.sh" status || rc=1
+    "$HERE/redis-cluster.sh" status || rc=1
     "$HERE/neo4j.sh" status || rc=1
     exit "$rc"
     ;;

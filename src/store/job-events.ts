@@ -5,11 +5,18 @@
  * Redis connection and no per-stream SUBSCRIBE round trips; events published for jobs nobody
  * follows on this instance are dropped after one map lookup. Events are published by the
  * worker's scripts, whichever instance runs the job.
+ *
+ * On a Redis Cluster the scripts' classic PUBLISH reaches every node over the cluster bus, so
+ * the one pattern subscription (on whichever node ioredis picks) still sees every job. Sharded
+ * pub/sub (SPUBLISH/SSUBSCRIBE) would keep each message on its slot's node, but it has no
+ * pattern form: every stream would cost an SSUBSCRIBE round trip and each API process a
+ * connection per node. Chat events are a few dozen per job, so the bus copies are cheap next to
+ * that; and a lost live message is harmless, as each stream re-reads the stored events.
  */
-import type { Redis } from 'ioredis';
+
 import type { SeqEvent } from './jobs.js';
 import { createKeys } from './keys.js';
-import type { KvStore } from './redis.js';
+import type { KvClient, KvStore } from './redis.js';
 
 /** A listener of one job's live events. */
 export type JobEventListener = (event: SeqEvent) => void;
@@ -41,7 +48,7 @@ export function createJobEventHub(kv: KvStore): JobEventHub {
   const keys = createKeys(kv.prefix);
   const byChannel = new Map<string, Set<JobEventListener>>();
   const closers = new Set<() => void>();
-  let sub: Redis | undefined;
+  let sub: KvClient | undefined;
   let ready: Promise<unknown> | undefined;
 
   const connect = () => {
