@@ -81,9 +81,9 @@ export interface JobStore {
   /** Appends an event (job events, session `pending_events`, live channel); returns its seq. */
   publish(job: Pick<JobRecord, 'job_id' | 'session_id'>, event: JobEvent): Promise<number>;
   /**
-   * Writes the finished record with the final `job_done`/`job_error` event, saves the
-   * session, lists a new session for its user, and removes the job from worker `workerId`'s
-   * processing list.
+   * Lists the session for its user (a done job), writes the finished record with the final
+   * `job_done`/`job_error` event and the session's messages (one script), then removes the job
+   * from worker `workerId`'s processing list ('' = none: a cancel). Three steps, as keys.ts says.
    * @returns the final event's seq, or 0 when the job had already finished.
    */
   finish(job: JobRecord, outcome: JobOutcome, workerId: string): Promise<number>;

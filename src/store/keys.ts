@@ -12,7 +12,7 @@
  * | `session:{t}:<session_id>:pending` | list | JobEvent JSON of the running job (`pending_events`) | as the session |
  * | `job:{t}:<job_id>` | hash | JobRecord fields (`result` as JSON) + `attempts`, `llm` | 10 min, renewed by events and the finished record |
  * | `job:{t}:<job_id>:events` | list | `{type, data}` JSON; an event's SSE id is its 1-based position | as the job |
- * | `job:{t}:<job_id>:live` | pub/sub channel | `{seq, event}` JSON of each new event | — |
+ * | `job:{t}:<job_id>:live` | pub/sub channel (classic PUBLISH: every cluster node relays it) | `{seq, event}` JSON of each new event | — |
  * | `{q}:queue` | list | job IDs; producers LPUSH, workers BLMOVE RIGHT → LEFT (first in, first out) | none |
  * | `{q}:worker:<id>:processing` | list | job IDs a worker has taken and not finished | none |
  * | `{q}:worker:<id>:alive` | string | heartbeat | the worker lease (`WORKER_LEASE_MS`) |

@@ -74,15 +74,21 @@ export function createKvStore(opts: KvStoreOptions): KvStore {
     maxRetriesPerRequest: 1,
     retryStrategy: (times) => Math.min(times * 200, 2_000),
   };
-  const clusterOptions: ClusterOptions = {
-    redisOptions: { ...target.options, connectTimeout: 2_000 },
-    clusterRetryStrategy: (times) => Math.min(times * 200, 2_000),
+  const clusterOptions = (blocking: boolean): ClusterOptions => ({
+    redisOptions: { ...target.options, connectTimeout: 2_000, ...(blocking ? {} : { maxRetriesPerRequest: 1 }) },
+    clusterRetryStrategy(this: Cluster, times) {
+      // Commands wait in the client's own queue while no node is reachable; fail them at each
+      // failed attempt (503, as a single server's client does) instead of holding requests open.
+      // Blocking clients (queue reads, the event subscription) just wait for the cluster.
+      if (!blocking) (this as unknown as { flushQueue(e: Error): void }).flushQueue(new Error("Cluster isn't ready: no node answers"));
+      return Math.min(times * 200, 2_000);
+    },
     retryDelayOnClusterDown: 200,
     slotsRefreshTimeout: 2_000,
-  };
+  });
   const connect = (blocking: boolean): KvClient => {
     const c: KvClient = target.cluster
-      ? new Cluster(target.nodes, clusterOptions)
+      ? new Cluster(target.nodes, clusterOptions(blocking))
       : new Redis(blocking ? { ...base, maxRetriesPerRequest: null } : base);
     // An unreachable server is reported by health and by 503s; the default handler would only
     // print "Unhandled error event" noise.
@@ -106,6 +112,7 @@ export function createKvStore(opts: KvStoreOptions): KvStore {
       extra.push(c);
       return c;
     },
+
     async close() {
       await Promise.allSettled([redis, ...extra].map((c) => c.quit().catch(() => c.disconnect())));
     },

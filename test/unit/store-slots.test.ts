@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createKeys, hasSlotTag, slotTag, uuidWithTag } from '../../src/store/keys.js';
-import { parseKvUrl } from '../../src/store/redis.js';
+import { createKvStore, parseKvUrl } from '../../src/store/redis.js';
 
 /** The cluster's key slot, written out from the Redis Cluster specification (CRC16-XMODEM mod 16384, hash tags). */
 function calculateSlot(key: string): number {
@@ -99,5 +99,19 @@ describe('parseKvUrl', () => {
     expect(() => parseKvUrl('redis+cluster://a:7000/1')).toThrow(/database 0/);
     expect(() => parseKvUrl('redis://a:1,b:2')).toThrow(/\+cluster/);
     expect(() => parseKvUrl('http://a')).toThrow(/not a key-value store URL/);
+  });
+});
+
+describe('a cluster none of whose nodes answers', () => {
+  it('fails commands at once instead of queueing them (503 upstream), as a single server does', async () => {
+    const kv = createKvStore({ url: 'redis+cluster://127.0.0.1:1,127.0.0.1:2' });
+    try {
+      const t0 = Date.now();
+      await expect(kv.redis.get('x')).rejects.toThrow(/Cluster isn't ready/);
+      expect(Date.now() - t0).toBeLessThan(3_000);
+      expect(await kv.ping(300)).toBe(false);
+    } finally {
+      await kv.close();
+    }
   });
 });
