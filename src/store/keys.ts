@@ -34,7 +34,11 @@
  * - `{user_id}`: the user, its session list and its rate limits (the ADMIT script).
  * - `{q}`: the queue, the processing lists, the leases and the worker set, so BLMOVE, the
  *   requeue move and FORGET stay atomic. One slot serves tens of thousands of queue operations
- *   a second, far above what model-bound workers take, so the queue is not sharded.
+ *   a second, far above what model-bound workers take, so the queue is not sharded. It stays a
+ *   list with per-worker processing lists rather than a stream with a consumer group: both give
+ *   first in, first out and recovery of a dead consumer's jobs, but XAUTOCLAIM would hand a job
+ *   on by idle time alone, while the lease here tells a slow job from a dead worker, and the
+ *   attempt count and the move back to the queue are already one script.
  *
  * Steps that span tags run one after the other, ordered so that a crash between them loses no
  * accepted job and runs none twice (a single Redis runs the same steps):
