@@ -11,11 +11,13 @@
  * event-loop use, and the latency of one client alone. With 32 clients each waiting for its
  * job before the next, latency under load is clients / throughput (Little's law).
  *
- * Environment: BENCH_JOBS (2000), BENCH_CLIENTS (32), BENCH_SPLIT=1 (worker in a third thread,
- * as `SERVICE_ROLE=worker` in its own process), WORKER_CONCURRENCY (32 here), KVSTORE_URL.
+ * Environment: BENCH_JOBS (2000), BENCH_CLIENTS (32), BENCH_WORKERS=n (n workers, each in a
+ * thread of its own with its own store connections, as `SERVICE_ROLE=worker` processes; 0 = the
+ * worker shares the API's thread), BENCH_SPLIT=1 (= BENCH_WORKERS=1), BENCH_CLUSTER=1 (the local
+ * Redis Cluster of scripts/redis-cluster.sh), WORKER_CONCURRENCY (32 here), KVSTORE_URL.
  */
 import { serve } from '@hono/node-server';
-import { Pipeline, Redis } from 'ioredis';
+import { Cluster, Pipeline, Redis } from 'ioredis';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { isMainThread, parentPort, Worker, workerData, type MessagePort } from 'node:worker_threads';
@@ -31,12 +33,14 @@ import { createJobQueue } from '../src/store/queue.js';
 import { createRateLimiter } from '../src/store/rate-limit.js';
 import { createKvStore } from '../src/store/redis.js';
 import { createDeps } from '../src/server.js';
+import { deletePrefix } from '../test/helpers/deps.js';
 import { routerReply, startLlmServer } from '../test/helpers/llm-server.js';
 import { pct } from './lib/stats.js';
 
 const JOBS = Number(process.env.BENCH_JOBS ?? 2_000);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 32);
-const SPLIT = process.env.BENCH_SPLIT === '1';
+const WORKERS = Number(process.env.BENCH_WORKERS ?? (process.env.BENCH_SPLIT === '1' ? 1 : 0));
+const CLUSTER_URL = 'redis+cluster://127.0.0.1:7101,127.0.0.1:7102,127.0.0.1:7103';
 
 // Round-trip counter (per thread): a command sent alone is one round trip; a pipeline/MULTI one.
 let roundTrips = 0;
@@ -147,13 +151,13 @@ async function loadThread(port: MessagePort) {
   port.postMessage('ready');
 }
 
-/** The API (and, unless split, the worker) in the main thread; drives the phases and prints. */
+/** The API (and, without BENCH_WORKERS, the worker) in the main thread; drives the phases and prints. */
 async function main() {
   const load = new Worker(new URL(import.meta.url), { workerData: { role: 'load' } });
   const { llmUrl } = await new Promise<{ llmUrl: string }>((r) => load.once('message', r));
   const env = {
     LOG_LEVEL: 'silent',
-    KVSTORE_URL: 'redis://127.0.0.1:6379/0',
+    KVSTORE_URL: process.env.BENCH_CLUSTER === '1' ? CLUSTER_URL : 'redis://127.0.0.1:6379/0',
     WORKER_CONCURRENCY: '32',
     ...process.env,
     LOCAL_LLM_BASE_URL: llmUrl,
@@ -161,19 +165,29 @@ async function main() {
   };
   const config = loadConfig(env);
   const deps = createDeps(config, async () => null, 'node');
-  const split = SPLIT ? new Worker(new URL(import.meta.url), { workerData: { role: 'worker', env } }) : undefined;
-  const local = split ? undefined : startWorker(config);
-  if (split) await new Promise((r) => split.once('message', r));
+  const threads = Array.from({ length: WORKERS }, () => new Worker(new URL(import.meta.url), { workerData: { role: 'worker', env } }));
+  const local = WORKERS ? undefined : startWorker(config);
+  await Promise.all(threads.map((w) => new Promise((r) => w.once('message', r))));
   await local?.started;
   const server = serve({ fetch: createApp(deps).fetch, port: 0, hostname: '127.0.0.1' });
   await new Promise((r) => server.once('listening', r));
   await ask(load, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
   const run = (total: number, clients: number) => ask<number[]>(load, { run: [total, clients] });
-  const trips = async () => roundTrips + (split ? (await ask<{ trips: number }>(split, { trips: true })).trips : 0);
-  const commands = async () => {
-    const info = await deps.kv.redis.info('commandstats');
-    return [...info.matchAll(/calls=(\d+)/g)].reduce((n, m) => n + Number(m[1]), 0);
+  const trips = async () => {
+    let n = roundTrips;
+    for (const w of threads) n += (await ask<{ trips: number }>(w, { trips: true })).trips;
+    return n;
   };
+  // Every master of a cluster runs its share of the commands.
+  const commands = async () => {
+    let n = 0;
+    for (const node of deps.kv.redis instanceof Cluster ? deps.kv.redis.nodes('master') : [deps.kv.redis]) {
+      const info = await node.info('commandstats');
+      n += [...info.matchAll(/calls=(\d+)/g)].reduce((s, m) => s + Number(m[1]), 0);
+    }
+    return n;
+  };
+  const masters = deps.kv.redis instanceof Cluster ? deps.kv.redis.nodes('master').length : 1;
 
   await run(Math.min(200, JOBS), CLIENTS); // warm-up: JIT, connections, script cache
   const cmd0 = await commands();
@@ -183,29 +197,31 @@ async function main() {
   const lat = (await run(JOBS, CLIENTS)).sort((a, b) => a - b);
   const secs = (performance.now() - t0) / 1000;
   const elu = performance.eventLoopUtilization(elu0);
-  const tripsPerJob = ((await trips()) - trips0 - (split ? 1 : 0)) / JOBS;
-  const cmdsPerJob = ((await commands()) - cmd0 - 1) / JOBS;
+  // The counting itself: one trip per worker thread asked, one INFO per master.
+  const tripsPerJob = ((await trips()) - trips0 - threads.length) / JOBS;
+  const cmdsPerJob = ((await commands()) - cmd0 - masters) / JOBS;
   const solo = (await run(200, 1)).sort((a, b) => a - b);
 
   console.log(
-    `bench:chat  ${JOBS} lookup jobs, ${CLIENTS} clients, worker concurrency ${config.WORKER_CONCURRENCY}${split ? ', worker in its own thread' : ''}`,
+    `bench:chat  ${JOBS} lookup jobs, ${CLIENTS} clients, worker concurrency ${config.WORKER_CONCURRENCY}, ${
+      WORKERS ? `${WORKERS} worker thread(s)` : 'worker in the API thread'
+    }, ${masters > 1 ? `Redis Cluster of ${masters} masters` : 'single Redis'}`,
   );
   console.log(`  throughput      ${(JOBS / secs).toFixed(0)} jobs/s  (${secs.toFixed(2)} s)`);
   console.log(`  submit→job_done p50 ${pct(lat, 50).toFixed(1)} ms  p90 ${pct(lat, 90).toFixed(1)} ms  p99 ${pct(lat, 99).toFixed(1)} ms`);
   console.log(
     `  redis           ${tripsPerJob.toFixed(1)} round trips/job (client side), ${cmdsPerJob.toFixed(1)} commands/job (server, incl. Lua)`,
   );
-  console.log(`  API thread      event loop busy ${(elu.utilization * 100).toFixed(0)}%${split ? '' : ' (API and worker share it)'}`);
+  console.log(`  API thread      event loop busy ${(elu.utilization * 100).toFixed(0)}%${WORKERS ? '' : ' (API and worker share it)'}`);
   console.log(
     `  one client      p50 ${pct(solo, 50).toFixed(1)} ms  p99 ${pct(solo, 99).toFixed(1)} ms  (latency without queueing, 200 jobs)`,
   );
 
-  if (split) await ask(split, { stop: true });
+  await Promise.all(threads.map((w) => ask(w, { stop: true })));
   await local?.worker.stop();
   await local?.kv.close();
   await new Promise((r) => server.close(r));
-  const keys = await deps.kv.redis.keys(`${config.KV_PREFIX}*`);
-  for (let i = 0; i < keys.length; i += 500) await deps.kv.redis.del(...keys.slice(i, i + 500));
+  await deletePrefix(deps.kv);
   load.postMessage({ close: true });
   await new Promise((r) => load.once('exit', r));
   await Promise.allSettled([deps.kv.close(), deps.graph.close(), deps.embedders.close()]);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole test suite, from a fresh clone: starts the real Neo4j and Redis (installing them if
-# needed), builds the bundle, type-checks, lints (Biome; import layers with dependency-cruiser),
+# needed) and a local Redis Cluster (test/integration/chat-multiprocess.test.ts), builds the bundle, type-checks, lints (Biome; import layers with dependency-cruiser),
 # then runs unit and integration tests and the slower suites: the reference check of the
 # embeddings against model2vec (a venv from PyPI) and the browser suite (installing Debian's
 # chromium if needed). Arguments narrow the vitest run and
@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-bash scripts/services.sh start
+REDIS_CLUSTER=1 bash scripts/services.sh start
 npm run --silent build
 npx tsc --noEmit -p .
 npm run --silent lint

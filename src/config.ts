@@ -62,7 +62,7 @@ const EnvSchema = z.object({
   VECTOR_INDEX_NAME: z.preprocess(unsetIfEmpty, z.string().optional()),
   KVSTORE_URL: z
     .string()
-    .regex(/^(valkeys?|rediss?):\/\//, 'expected a valkey://, valkeys://, redis:// or rediss:// URL')
+    .regex(/^(valkeys?|rediss?)(\+cluster)?:\/\//, 'expected a valkey://, valkeys://, redis:// or rediss:// URL, or the same with +cluster')
     .default('valkey://localhost:6379/0'),
   PORT: port.default(8000),
   UI_PORT: port.default(8501),

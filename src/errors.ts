@@ -94,7 +94,8 @@ const CODES: Record<number, string> = {
 };
 
 /** Error names of the drivers that mean "the server is not there" rather than "bad input". */
-const DEPENDENCY_DOWN = new Set(['ServiceUnavailable', 'SessionExpired', 'MaxRetriesPerRequestError']);
+// ClusterAllFailedError: a Redis Cluster none of whose nodes answers.
+const DEPENDENCY_DOWN = new Set(['ServiceUnavailable', 'SessionExpired', 'MaxRetriesPerRequestError', 'ClusterAllFailedError']);
 
 /** True when `err` says a dependency could not be reached (connection refused, timed out, …). */
 export function isDependencyDown(err: unknown): boolean {
@@ -103,7 +104,11 @@ export function isDependencyDown(err: unknown): boolean {
   if (typeof e.code === 'string' && DEPENDENCY_DOWN.has(e.code)) return true;
   if (typeof e.name === 'string' && DEPENDENCY_DOWN.has(e.name)) return true;
   if (typeof e.code === 'string' && /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND)$/.test(e.code)) return true;
-  return typeof e.message === 'string' && /Connection is closed|Stream isn't writeable|ECONNREFUSED/.test(e.message);
+  // The last three: a Redis Cluster that lost a slot's node or has not learnt its slots yet.
+  return (
+    typeof e.message === 'string' &&
+    /Connection is closed|Stream isn't writeable|ECONNREFUSED|CLUSTERDOWN|Cluster isn't ready|TRYAGAIN/.test(e.message)
+  );
 }
 
 /** Which dependency a {@link isDependencyDown} error came from, as users may read it. */
@@ -111,7 +116,7 @@ export function dependencyName(err: unknown): string {
   const e = err as { name?: unknown; code?: unknown; constructor?: { name?: string } } | null;
   const name = `${String(e?.name)} ${e?.constructor?.name ?? ''}`;
   if (/Neo4j/.test(name) || e?.code === 'ServiceUnavailable' || e?.code === 'SessionExpired') return 'the graph database';
-  if (/MaxRetriesPerRequest|Redis/.test(name)) return 'the key-value store';
+  if (/MaxRetriesPerRequest|Redis|Cluster/.test(name)) return 'the key-value store';
   return 'a backing service';
 }
 

@@ -4,8 +4,10 @@
  * set with NX and a TTL that a timer refreshes while the build runs. A builder that crashed
  * has lost its Redis connection, so the next build sees the holder gone (`CLIENT LIST ID`) and
  * takes over at once; where that command is not allowed (some hosted Redis), the lock expires
- * after one TTL.
+ * after one TTL. On a cluster, client IDs are per node: both questions go to the node that holds
+ * the lock's slot, over the connection that wrote the lock.
  */
+import { Cluster, type Redis } from 'ioredis';
 import { DomainError } from '../errors.js';
 import { createKeys } from './keys.js';
 import type { KvStore } from './redis.js';
@@ -34,15 +36,28 @@ const refresh = defineScript(
    return 0`,
 );
 
-/** The ID of `kv`'s connection; a reconnect gets a new one (the refresh records it). */
-const clientId = (kv: KvStore): Promise<string> => (kv.redis.client('ID') as Promise<number>).then(String, () => '-'); // '-': CLIENT is disabled.
+/** The connection that serves `key`: the client itself, or a cluster's connection to the key's node. */
+async function nodeOf(kv: KvStore, key: string): Promise<Redis> {
+  const r = kv.redis;
+  if (!(r instanceof Cluster)) return r;
+  const owner = r.slots[await r.cluster('KEYSLOT', key)]?.[0];
+  const node = r.nodes('master').find((n) => `${n.options.host}:${n.options.port}` === owner);
+  if (!node) throw new Error('the lock key has no known node');
+  return node;
+}
+
+/** The ID of the connection that writes `key`; a reconnect gets a new one (the refresh records it). */
+const clientId = (kv: KvStore, key: string): Promise<string> =>
+  nodeOf(kv, key)
+    .then((n) => n.client('ID') as Promise<number>)
+    .then(String, () => '-'); // '-': CLIENT is disabled.
 
 /** True when the lock value names a client that is no longer connected. */
-async function holderGone(kv: KvStore, value: string | null): Promise<boolean> {
+async function holderGone(kv: KvStore, key: string, value: string | null): Promise<boolean> {
   const id = value?.split(' ')[1];
   if (!id || !/^\d+$/.test(id)) return false;
   try {
-    return ((await kv.redis.client('LIST', 'ID', id)) as string).trim() === '';
+    return ((await (await nodeOf(kv, key)).client('LIST', 'ID', id)) as string).trim() === '';
   } catch {
     return false; // CLIENT disabled: the TTL decides.
   }
@@ -69,18 +84,18 @@ export function buildRunning(indexName: string): DomainError {
 export async function acquireBuildLock(kv: KvStore, indexName: string, ttlMs: number): Promise<BuildLock> {
   const key = buildLockKey(kv, indexName);
   const token = crypto.randomUUID();
-  const take = async () => (await kv.redis.set(key, `${token} ${await clientId(kv)}`, 'PX', ttlMs, 'NX')) === 'OK';
+  const take = async () => (await kv.redis.set(key, `${token} ${await clientId(kv, key)}`, 'PX', ttlMs, 'NX')) === 'OK';
   if (!(await take())) {
     const held = await kv.redis.get(key);
     // A dead holder's lock is deleted only if it is still that holder's (compare-and-delete).
-    if (!(await holderGone(kv, held)) || !(await release(kv.redis, [key], [held!])) || !(await take())) throw buildRunning(indexName);
+    if (!(await holderGone(kv, key, held)) || !(await release(kv.redis, [key], [held!])) || !(await take())) throw buildRunning(indexName);
   }
 
   let lost = false;
   let released = false;
   const timer = setInterval(
     () => {
-      clientId(kv)
+      clientId(kv, key)
         .then((id) => refresh(kv.redis, [key], [token, ttlMs, id]))
         .then(
           (n) => {

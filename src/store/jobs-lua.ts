@@ -4,13 +4,13 @@
  */
 
 /**
- * KEYS: candidate session hash, its messages, its pending events, fresh session hash, job, queue.
+ * KEYS: candidate session hash, its messages, its pending events, fresh session hash, job (one
+ * slot: the IDs share their first 8 hex digits, see keys.ts).
  * ARGV: candidate id ('' = none), fresh id, user id, now, job id, message, llm JSON, job ttl,
- * session ttl, most pending jobs (0 = no bound), regenerate ('1'/'0'). Returns `{session_id, is_new ('1'/'0')}`, or
- * `{'', 'full'}` when the queue already holds that many.
+ * session ttl, regenerate ('1'/'0'). Returns `{session_id, is_new ('1'/'0')}`. The caller queues
+ * the job next (the queue has a slot of its own).
  */
 export const SUBMIT_LUA = `
-if tonumber(ARGV[10]) > 0 and redis.call('LLEN', KEYS[6]) >= tonumber(ARGV[10]) then return {'', 'full'} end
 local sid, isnew
 -- Only its owner continues an owned session (anyone continues an ownerless one); for anyone
 -- else it names no live session, so a new one starts and the owner's history stays theirs.
@@ -29,9 +29,8 @@ else
   redis.call('EXPIRE', KEYS[4], ARGV[9])
 end
 redis.call('HSET', KEYS[5], 'job_id', ARGV[5], 'session_id', sid, 'user_id', ARGV[3], 'is_new_session', isnew,
-  'message', ARGV[6], 'status', 'pending', 'created_at', ARGV[4], 'attempts', '0', 'llm', ARGV[7], 'regenerate', ARGV[11])
+  'message', ARGV[6], 'status', 'pending', 'created_at', ARGV[4], 'attempts', '0', 'llm', ARGV[7], 'regenerate', ARGV[10])
 redis.call('EXPIRE', KEYS[5], ARGV[8])
-redis.call('LPUSH', KEYS[6], ARGV[5])
 return {sid, isnew}
 `;
 
@@ -58,11 +57,12 @@ end
 
 /**
  * KEYS: job, job events.
- * ARGV: session hash, messages and pending-events keys with \`{sid}\` in place of the session
- * ID, history length, first event JSON, job ttl, session ttl, live channel, job id.
+ * ARGV: the session hash, messages and pending-events keys as two halves each (before and after
+ * the session ID; the job's slot tag is the session's), history length, first event JSON, job
+ * ttl, session ttl, live channel, job id.
  * Marks the job running, counts the attempt and publishes its first event; returns
  * \`{job hash, last messages}\`, or nil when the job is gone or finished. (The session keys
- * are known only once the job is read, so they are built from the templates \`keys.ts\` gives.)
+ * are known only once the job is read, so they are built from the halves \`keys.ts\` gives.)
  */
 export const TAKE_LUA = `${PUBLISH_FN}
 local st = redis.call('HGET', KEYS[1], 'status')
@@ -70,11 +70,11 @@ if not st or st == 'done' or st == 'error' then return false end
 redis.call('HSET', KEYS[1], 'status', 'running')
 redis.call('HINCRBY', KEYS[1], 'attempts', 1)
 local sid = redis.call('HGET', KEYS[1], 'session_id') or ''
-local skey = string.gsub(ARGV[1], '{sid}', sid)
-local mkey = string.gsub(ARGV[2], '{sid}', sid)
-local pkey = string.gsub(ARGV[3], '{sid}', sid)
-publish(KEYS[2], KEYS[1], skey, mkey, pkey, ARGV[5], ARGV[6], ARGV[7], ARGV[8], ARGV[9])
-return {redis.call('HGETALL', KEYS[1]), redis.call('LRANGE', mkey, -tonumber(ARGV[4]), -1)}
+local skey = ARGV[1] .. sid .. ARGV[2]
+local mkey = ARGV[3] .. sid .. ARGV[4]
+local pkey = ARGV[5] .. sid .. ARGV[6]
+publish(KEYS[2], KEYS[1], skey, mkey, pkey, ARGV[8], ARGV[9], ARGV[10], ARGV[11], ARGV[12])
+return {redis.call('HGETALL', KEYS[1]), redis.call('LRANGE', mkey, -tonumber(ARGV[7]), -1)}
 `;
 
 /**
@@ -86,19 +86,16 @@ return publish(KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], ARGV[1], ARGV[2], AR
 `;
 
 /**
- * KEYS: job events, job, session hash, messages, pending events, user's session list, the
- * worker's processing list, the user hash.
+ * KEYS: job events, job, session hash, messages, pending events (one slot).
  * ARGV: final event JSON, status, result JSON or error text, user message JSON ('' on error),
- * assistant message JSON, job ttl, session ttl, live channel, job id, session id, has user,
- * regenerate ('1': the new pair replaces the last one when that one asked the same question).
- * Returns the final event's seq, or 0 when the job had already finished.
+ * assistant message JSON, job ttl, session ttl, live channel, job id, regenerate ('1': the new
+ * pair replaces the last one when that one asked the same question).
+ * Returns the final event's seq, or 0 when the job had already finished. The user's session
+ * list (before) and the worker's processing list (after) are separate steps (keys.ts).
  */
 export const FINISH_LUA = `
 local st = redis.call('HGET', KEYS[2], 'status')
-if st == 'done' or st == 'error' then
-  redis.call('LREM', KEYS[7], 1, ARGV[9])
-  return 0
-end
+if st == 'done' or st == 'error' then return 0 end
 local seq = redis.call('RPUSH', KEYS[1], ARGV[1])
 redis.call('EXPIRE', KEYS[1], ARGV[6])
 if ARGV[2] == 'done' then
@@ -110,7 +107,7 @@ redis.call('EXPIRE', KEYS[2], ARGV[6])
 if redis.call('EXISTS', KEYS[3]) == 1 then
   if ARGV[4] ~= '' then
     -- A user message is stored exactly as the new one is, so equal text is the same question.
-    if ARGV[12] == '1' and redis.call('LINDEX', KEYS[4], -2) == ARGV[4] then redis.call('LTRIM', KEYS[4], 0, -3) end
+    if ARGV[10] == '1' and redis.call('LINDEX', KEYS[4], -2) == ARGV[4] then redis.call('LTRIM', KEYS[4], 0, -3) end
     redis.call('RPUSH', KEYS[4], ARGV[4], ARGV[5])
   end
   if redis.call('HGET', KEYS[3], 'pending_job_id') == ARGV[9] then
@@ -119,18 +116,23 @@ if redis.call('EXISTS', KEYS[3]) == 1 then
   end
   redis.call('EXPIRE', KEYS[3], ARGV[7])
   redis.call('EXPIRE', KEYS[4], ARGV[7])
-  if ARGV[2] == 'done' and ARGV[11] == '1' and not redis.call('LPOS', KEYS[6], ARGV[10]) then
-    redis.call('LPUSH', KEYS[6], ARGV[10])
-  end
 end
--- A user, and its session list, live at least as long as their newest session.
-if ARGV[11] == '1' then
-  for _, k in ipairs({KEYS[6], KEYS[8]}) do
-    local t = redis.call('TTL', k)
-    if t == -1 or (t >= 0 and t < tonumber(ARGV[7])) then redis.call('EXPIRE', k, ARGV[7]) end
-  end
-end
-redis.call('LREM', KEYS[7], 1, ARGV[9])
 redis.call('PUBLISH', ARGV[8], '{"seq":' .. seq .. ',"event":' .. ARGV[1] .. '}')
 return seq
+`;
+
+/**
+ * KEYS: the user's session list, the user hash (the user's slot).
+ * ARGV: session id, '1' to list it (a finished answer), session ttl.
+ * Lists the session once, newest first; a user and its list live at least as long as their
+ * newest session. Idempotent, so it runs before FINISH_LUA: a crash between lists a session
+ * whose answer is written by the retry (or a session that is gone, dropped when next read).
+ */
+export const LIST_SESSION_LUA = `
+if ARGV[2] == '1' and not redis.call('LPOS', KEYS[1], ARGV[1]) then redis.call('LPUSH', KEYS[1], ARGV[1]) end
+for _, k in ipairs(KEYS) do
+  local t = redis.call('TTL', k)
+  if t == -1 or (t >= 0 and t < tonumber(ARGV[3])) then redis.call('EXPIRE', k, ARGV[3]) end
+end
+return 1
 `;

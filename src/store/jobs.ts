@@ -1,15 +1,17 @@
 /**
- * Job records and their events. Every write that touches several keys is one Lua script, so
- * a job is stored and queued together with its session, each event reaches the job's event
- * list, the session's `pending_events` and the live channel at once, and the finished record,
- * the session's new messages and the user's session list are written as one step.
+ * Job records and their events. Every write that touches a job and its session is one Lua
+ * script on their shared hash slot, so a job is stored together with its session, each event
+ * reaches the job's event list, the session's `pending_events` and the live channel at once,
+ * and the finished record and the session's new messages are written as one step. The queue and
+ * the user's session list sit in slots of their own; the order of those steps and why a crash
+ * between them loses nothing is in keys.ts.
  */
 import type { ChatResponse, JobEvent, JobStatus, Message } from '../contract/chat.js';
 import type { LlmProvider } from '../contract/providers.js';
 import type { KvStore } from './redis.js';
-import { createKeys, HISTORY_MESSAGES, LIFETIMES, nowSeconds } from './keys.js';
+import { createKeys, hasSlotTag, HISTORY_MESSAGES, LIFETIMES, nowSeconds, slotTag, uuidWithTag } from './keys.js';
 import { defineScript } from './script.js';
-import { FINISH_LUA, PUBLISH_LUA, SUBMIT_LUA, TAKE_LUA } from './jobs-lua.js';
+import { FINISH_LUA, LIST_SESSION_LUA, PUBLISH_LUA, SUBMIT_LUA, TAKE_LUA } from './jobs-lua.js';
 
 /** Per-job `x-llm-*` overrides, kept with the job for the worker. */
 export interface JobLlm {
@@ -60,8 +62,10 @@ export type JobOutcome = { status: 'done'; result: ChatResponse; user: Message; 
 /** Job storage. */
 export interface JobStore {
   /**
-   * Loads or creates the session, stores the job and queues it; one atomic step. Null when the
-   * queue holds `maxPending` jobs already (nothing is stored).
+   * Loads or creates the session and stores the job (one atomic step), then queues it. Null when
+   * the queue holds `maxPending` jobs already (nothing is stored; concurrent submissions may
+   * pass the bound by the few that checked at the same instant). When queueing fails the job
+   * is ended in error and the store's error is thrown.
    */
   submit(job: NewJob): Promise<{ jobId: string; sessionId: string; isNewSession: boolean } | null>;
   /** The job, or null when unknown or expired. */
@@ -77,9 +81,9 @@ export interface JobStore {
   /** Appends an event (job events, session `pending_events`, live channel); returns its seq. */
   publish(job: Pick<JobRecord, 'job_id' | 'session_id'>, event: JobEvent): Promise<number>;
   /**
-   * Writes the finished record with the final `job_done`/`job_error` event, saves the
-   * session, lists a new session for its user, and removes the job from worker `workerId`'s
-   * processing list.
+   * Lists the session for its user (a done job), writes the finished record with the final
+   * `job_done`/`job_error` event and the session's messages (one script), then removes the job
+   * from worker `workerId`'s processing list ('' = none: a cancel). Three steps, as keys.ts says.
    * @returns the final event's seq, or 0 when the job had already finished.
    */
   finish(job: JobRecord, outcome: JobOutcome, workerId: string): Promise<number>;
@@ -93,6 +97,10 @@ const SUBMIT = defineScript('gcJobSubmit', SUBMIT_LUA);
 const TAKE = defineScript('gcJobTake', TAKE_LUA);
 const PUBLISH = defineScript('gcJobPublish', PUBLISH_LUA);
 const FINISH = defineScript('gcJobFinish', FINISH_LUA);
+const LIST_SESSION = defineScript('gcJobListSession', LIST_SESSION_LUA);
+
+/** The job error when the job was stored but could not be queued. */
+export const NOT_QUEUED = 'the job could not be queued; send the message again';
 
 /** Builds a {@link JobRecord} from the stored hash. */
 export function parseJob(h: Record<string, string>): JobRecord | null {
@@ -128,14 +136,43 @@ export function createJobStore(kv: KvStore, opts: { maxPending?: number } = {}):
   const keys = createKeys(kv.prefix);
   const redis = kv.redis;
 
+  /** The FINISH script: the final event, the record and the session's messages. */
+  const finishRecord = async (job: Pick<JobRecord, 'job_id' | 'session_id' | 'regenerate'>, outcome: JobOutcome) => {
+    const done = outcome.status === 'done';
+    const final: JobEvent = done
+      ? { type: 'job_done', data: { ...outcome.result } }
+      : { type: 'job_error', data: { error: outcome.error } };
+    const seq = await FINISH(
+      redis,
+      [keys.jobEvents(job.job_id), keys.job(job.job_id), ...keys.sessionAll(job.session_id)],
+      [
+        JSON.stringify(final),
+        outcome.status,
+        done ? JSON.stringify(outcome.result) : outcome.error,
+        done ? JSON.stringify(outcome.user) : '',
+        done ? JSON.stringify(outcome.assistant) : '',
+        LIFETIMES.jobSeconds,
+        LIFETIMES.sessionSeconds,
+        keys.jobLive(job.job_id),
+        job.job_id,
+        job.regenerate ? '1' : '0',
+      ],
+    );
+    return Number(seq);
+  };
+
   return {
     async submit(job) {
-      const jobId = crypto.randomUUID();
-      const candidate = job.sessionId ?? '';
-      const fresh = crypto.randomUUID();
+      if (opts.maxPending && (await redis.llen(keys.queue())) >= opts.maxPending) return null;
+      // Job, candidate session and fresh session share the candidate's slot tag (keys.ts); an
+      // ID we never issued names no session, so it starts a new one like any unknown ID.
+      const candidate = job.sessionId && hasSlotTag(job.sessionId) ? job.sessionId : '';
+      const tag = slotTag(candidate || crypto.randomUUID());
+      const jobId = uuidWithTag(tag);
+      const fresh = uuidWithTag(tag);
       const [sessionId, isNew] = (await SUBMIT(
         redis,
-        [...keys.sessionAll(candidate || fresh), keys.session(fresh), keys.job(jobId), keys.queue()],
+        [...keys.sessionAll(candidate || fresh), keys.session(fresh), keys.job(jobId)],
         [
           candidate,
           fresh,
@@ -146,11 +183,18 @@ export function createJobStore(kv: KvStore, opts: { maxPending?: number } = {}):
           JSON.stringify(job.llm),
           LIFETIMES.jobSeconds,
           LIFETIMES.sessionSeconds,
-          opts.maxPending ?? 0,
           job.regenerate ? '1' : '0',
         ],
       )) as [string, string];
-      if (isNew === 'full') return null;
+      try {
+        await redis.lpush(keys.queue(), jobId);
+      } catch (err) {
+        // Not queued, so never run: end it now rather than leave the session waiting on it.
+        await finishRecord({ job_id: jobId, session_id: sessionId, regenerate: false }, { status: 'error', error: NOT_QUEUED }).catch(
+          () => 0,
+        );
+        throw err;
+      }
       return { jobId, sessionId, isNewSession: isNew === '1' };
     },
     async get(jobId) {
@@ -161,7 +205,8 @@ export function createJobStore(kv: KvStore, opts: { maxPending?: number } = {}):
         redis,
         [keys.job(jobId), keys.jobEvents(jobId)],
         [
-          ...keys.sessionAll('{sid}'),
+          // Each session key split around the session ID, which only the script reads.
+          ...keys.sessionAll(jobId).flatMap((k) => [k.slice(0, k.lastIndexOf(jobId)), k.slice(k.lastIndexOf(jobId) + jobId.length)]),
           HISTORY_MESSAGES,
           JSON.stringify(first),
           LIFETIMES.jobSeconds,
@@ -188,43 +233,23 @@ export function createJobStore(kv: KvStore, opts: { maxPending?: number } = {}):
       return Number(seq);
     },
     async finish(job, outcome, workerId) {
-      const done = outcome.status === 'done';
-      const final: JobEvent = done
-        ? { type: 'job_done', data: { ...outcome.result } }
-        : { type: 'job_error', data: { error: outcome.error } };
-      const seq = await FINISH(
-        redis,
-        [
-          keys.jobEvents(job.job_id),
-          keys.job(job.job_id),
-          ...keys.sessionAll(job.session_id),
-          keys.userSessions(job.user_id ?? 'none'),
-          keys.processing(workerId),
-          keys.user(job.user_id ?? 'none'),
-        ],
-        [
-          JSON.stringify(final),
-          outcome.status,
-          done ? JSON.stringify(outcome.result) : outcome.error,
-          done ? JSON.stringify(outcome.user) : '',
-          done ? JSON.stringify(outcome.assistant) : '',
-          LIFETIMES.jobSeconds,
-          LIFETIMES.sessionSeconds,
-          keys.jobLive(job.job_id),
-          job.job_id,
-          job.session_id,
-          job.user_id ? '1' : '0',
-          job.regenerate ? '1' : '0',
-        ],
-      );
-      return Number(seq);
+      if (job.user_id) {
+        await LIST_SESSION(
+          redis,
+          [keys.userSessions(job.user_id), keys.user(job.user_id)],
+          [job.session_id, outcome.status === 'done' ? '1' : '0', LIFETIMES.sessionSeconds],
+        );
+      }
+      const seq = await finishRecord(job, outcome);
+      if (workerId) await redis.lrem(keys.processing(workerId), 1, job.job_id);
+      return seq;
     },
     async events(jobId, afterSeq = 0) {
       return toSeqEvents(await redis.lrange(keys.jobEvents(jobId), afterSeq, -1), afterSeq);
     },
     async stats() {
       const [pending, ids] = await Promise.all([redis.llen(keys.queue()), redis.smembers(keys.workers())]);
-      // One EXISTS per key, not one multi-key call: the keys may sit on different cluster slots.
+      // The leases share the queue's slot, so one pipeline serves a cluster too.
       const alive = await redis.pipeline(ids.map((id) => ['exists', keys.alive(id)])).exec();
       return { pending, workers: (alive ?? []).filter(([, n]) => n === 1).length };
     },

@@ -4,8 +4,8 @@
  * worker keeps a heartbeat key alive for its lease; when it lapses, any other worker moves the
  * dead worker's jobs back to the head of the queue (once) or ends them in `error`.
  */
-import type { Redis } from 'ioredis';
-import type { KvStore } from './redis.js';
+
+import type { KvClient, KvStore } from './redis.js';
 import { createKeys } from './keys.js';
 import { defineScript } from './script.js';
 
@@ -42,17 +42,32 @@ export interface JobQueue {
   forget(workerId: string): Promise<void>;
 }
 
-const REQUEUE = defineScript(
-  'gcJobRequeue',
+/**
+ * Step one of a requeue, on the job's slot: the job's fate, and `pending` again when it may
+ * run once more. KEYS: job. ARGV: most attempts.
+ */
+const REQUEUE_JOB = defineScript(
+  'gcJobRequeueRecord',
   `
 local st = redis.call('HGET', KEYS[1], 'status')
-if not st then redis.call('LREM', KEYS[2], 1, ARGV[1]) return 'gone' end
-if st == 'done' or st == 'error' then redis.call('LREM', KEYS[2], 1, ARGV[1]) return 'finished' end
-if tonumber(redis.call('HGET', KEYS[1], 'attempts') or '0') >= tonumber(ARGV[2]) then return 'exhausted' end
+if not st then return 'gone' end
+if st == 'done' or st == 'error' then return 'finished' end
+if tonumber(redis.call('HGET', KEYS[1], 'attempts') or '0') >= tonumber(ARGV[1]) then return 'exhausted' end
 redis.call('HSET', KEYS[1], 'status', 'pending')
-redis.call('RPUSH', KEYS[3], ARGV[1])
-redis.call('LREM', KEYS[2], 1, ARGV[1])
 return 'requeued'
+`,
+);
+
+/**
+ * Step two, on the queue's slot: off the processing list, and back at the head of the queue when
+ * requeued — both or neither, so a job is never in two lists. KEYS: processing list, queue.
+ * ARGV: job id, '1' to requeue.
+ */
+const REQUEUE_MOVE = defineScript(
+  'gcJobRequeueMove',
+  `
+if redis.call('LREM', KEYS[1], 1, ARGV[1]) == 1 and ARGV[2] == '1' then redis.call('RPUSH', KEYS[2], ARGV[1]) end
+return 1
 `,
 );
 
@@ -68,7 +83,7 @@ return 0
 export function createJobQueue(kv: KvStore): JobQueue {
   const keys = createKeys(kv.prefix);
   const redis = kv.redis;
-  let blocking: Redis | undefined;
+  let blocking: KvClient | undefined;
   return {
     async next(workerId, timeoutSeconds) {
       blocking ??= kv.blockingClient();
@@ -96,7 +111,11 @@ export function createJobQueue(kv: KvStore): JobQueue {
     },
     processing: (workerId) => redis.lrange(keys.processing(workerId), 0, -1),
     async requeue(jobId, workerId, maxAttempts) {
-      return (await REQUEUE(redis, [keys.job(jobId), keys.processing(workerId), keys.queue()], [jobId, maxAttempts])) as RequeueOutcome;
+      // A crash between the steps leaves the job on the list; the next recovery moves it.
+      const outcome = (await REQUEUE_JOB(redis, [keys.job(jobId)], [maxAttempts])) as RequeueOutcome;
+      if (outcome !== 'exhausted')
+        await REQUEUE_MOVE(redis, [keys.processing(workerId), keys.queue()], [jobId, outcome === 'requeued' ? '1' : '0']);
+      return outcome;
     },
     async lock(name, ms) {
       return (await redis.set(keys.lock(name), '1', 'PX', ms, 'NX')) === 'OK';

@@ -3,10 +3,10 @@
  * client with ioredis `defineCommand`, which sends EVALSHA and falls back to EVAL when the
  * server has not seen the script yet.
  */
-import type { Redis } from 'ioredis';
+import type { KvClient } from './redis.js';
 
 /** A script call: keys, then arguments; resolves to the script's reply. */
-export type LuaScript = (redis: Redis, keys: string[], args: Array<string | number>) => Promise<unknown>;
+export type LuaScript = (redis: KvClient, keys: string[], args: Array<string | number>) => Promise<unknown>;
 
 /** Wraps `lua` as a callable script registered under `name` (unique per script). */
 export function defineScript(name: string, lua: string): LuaScript {

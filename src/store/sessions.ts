@@ -93,24 +93,19 @@ export function createSessionStore(kv: KvStore): SessionStore {
       return (await RENAME(redis, keys.sessionAll(sessionId), [name, LIFETIMES.sessionSeconds])) === 1;
     },
     async remove(sessionId, userId) {
-      const tx = redis.multi().del(...keys.sessionAll(sessionId));
-      if (userId) tx.lrem(keys.userSessions(userId), 0, sessionId);
-      await tx.exec();
+      // The session's keys share a slot, the user's list has its own: two commands, and a
+      // crash between leaves a dead ID that the next listing drops.
+      await redis.del(...keys.sessionAll(sessionId));
+      if (userId) await redis.lrem(keys.userSessions(userId), 0, sessionId);
     },
     async listForUser(userId) {
-      const ids = await redis.lrange(keys.userSessions(userId), 0, -1);
-      if (!ids.length) return [];
-      const exists = await redis.pipeline(ids.map((id) => ['exists', keys.session(id)])).exec();
-      const live: string[] = [];
-      const dead: string[] = [];
-      ids.forEach((id, i) => {
-        (exists?.[i]?.[1] === 1 ? live : dead).push(id);
-      });
-      if (dead.length) {
-        const listKey = keys.userSessions(userId);
-        await redis.pipeline(dead.map((id) => ['lrem', listKey, '0', id])).exec();
-      }
-      return live;
+      const listKey = keys.userSessions(userId);
+      const ids = await redis.lrange(listKey, 0, -1);
+      // One EXISTS per session (each sits in its session's slot); ioredis sends them together.
+      const exists = await Promise.all(ids.map((id) => redis.exists(keys.session(id))));
+      const dead = ids.filter((_, i) => exists[i] !== 1);
+      await Promise.all(dead.map((id) => redis.lrem(listKey, 0, id)));
+      return ids.filter((_, i) => exists[i] === 1);
     },
   };
 }

@@ -56,13 +56,23 @@ export function createUserStore(kv: KvStore): UserStore {
     return userId ? { userId, createdAt: Number(createdAt) } : null;
   };
 
-  const issue = (tx: ReturnType<typeof redis.multi>, userId: string, now: number) => {
-    const anonId = newAnonId();
-    tx.hset(keys.anon(anonId), { user_id: userId, created_at: String(now) });
-    tx.expire(keys.anon(anonId), LIFETIMES.anonSeconds);
-    // A user lives as long as its newest anonymous ID or session (FINISH_LUA extends it for
-    // sessions), so minted identities never pile up in the store.
+  /**
+   * Writes a new anonymous ID for `userId` (its own slot) after extending the user's lifetime
+   * (the user's slot): a crash between leaves a user without a new ID, never an ID without a user.
+   */
+  const issue = async (userId: string, now: number, user?: Record<string, string>) => {
+    const tx = redis.multi();
+    if (user) tx.hset(keys.user(userId), user);
+    // A user lives as long as its newest anonymous ID or session (LIST_SESSION_LUA extends it
+    // for sessions), so minted identities never pile up in the store.
     for (const key of [keys.user(userId), keys.userSessions(userId)]) tx.call('EVAL', EXTEND_TTL, 1, key, LIFETIMES.anonSeconds);
+    await tx.exec();
+    const anonId = newAnonId();
+    await redis
+      .multi()
+      .hset(keys.anon(anonId), { user_id: userId, created_at: String(now) })
+      .expire(keys.anon(anonId), LIFETIMES.anonSeconds)
+      .exec();
     return anonId;
   };
 
@@ -73,17 +83,13 @@ export function createUserStore(kv: KvStore): UserStore {
       if (known && now - known.createdAt < LIFETIMES.anonRotateSeconds) {
         return { anonId: cookie!, userId: known.userId, outcome: 'kept' };
       }
-      const tx = redis.multi();
       if (known) {
-        const anonId = issue(tx, known.userId, now);
-        tx.del(keys.anon(cookie!));
-        await tx.exec();
+        const anonId = await issue(known.userId, now);
+        await redis.del(keys.anon(cookie!));
         return { anonId, userId: known.userId, outcome: 'rotated' };
       }
       const userId = crypto.randomUUID();
-      tx.hset(keys.user(userId), { user_id: userId, created_at: String(now) });
-      const anonId = issue(tx, userId, now);
-      await tx.exec();
+      const anonId = await issue(userId, now, { user_id: userId, created_at: String(now) });
       return { anonId, userId, outcome: 'created' };
     },
   };

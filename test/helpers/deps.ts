@@ -4,12 +4,14 @@
  * call gets its own Redis key prefix; `close()` deletes that prefix's keys.
  */
 import { randomUUID } from 'node:crypto';
+import { Cluster } from 'ioredis';
 import { fileURLToPath } from 'node:url';
 import { readFile } from 'node:fs/promises';
 import { createApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { AppDeps } from '../../src/deps.js';
 import { createDeps } from '../../src/server.js';
+import type { KvStore } from '../../src/store/redis.js';
 
 /** Config for tests: the local servers, quiet logs, a private data directory. */
 export function testConfig(env: Record<string, string> = {}): Config {
@@ -34,6 +36,16 @@ export const testAssets = (path: string) =>
     () => null,
   );
 
+/** Deletes every key under the store's prefix: on each master of a cluster, one key at a time there. */
+export async function deletePrefix(kv: KvStore): Promise<void> {
+  const nodes = kv.redis instanceof Cluster ? kv.redis.nodes('master') : [kv.redis];
+  for (const node of nodes) {
+    const keys = await node.keys(`${kv.prefix}*`);
+    // Keys of several slots cannot go in one DEL on a cluster; the cluster client routes each.
+    await Promise.all(keys.map((k) => kv.redis.del(k)));
+  }
+}
+
 /** Test deps plus a cleanup that removes the test's Redis keys and closes the clients. */
 export interface TestDeps extends AppDeps {
   close(): Promise<void>;
@@ -47,8 +59,7 @@ export function createTestDeps(env: Record<string, string> = {}): TestDeps {
     ...deps,
     async close() {
       try {
-        const keys = await kv.redis.keys(`${kv.prefix}*`);
-        if (keys.length) await kv.redis.del(...keys);
+        await deletePrefix(kv);
       } catch {
         // The server may be the one a test pointed at a dead port.
       }

@@ -5,9 +5,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { Cluster } from 'ioredis';
 import { build } from 'tsup';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChatWorker, MAX_ATTEMPTS, WORKER_LOST } from '../../src/chat/worker.js';
+import { NOT_QUEUED, createJobStore } from '../../src/store/jobs.js';
 import { createKeys } from '../../src/store/keys.js';
 import { createJobQueue } from '../../src/store/queue.js';
 import { routerReply } from '../helpers/llm-server.js';
@@ -135,5 +137,31 @@ describe('graceful shutdown', () => {
     const next = await h.startWorker();
     expect((await h.waitJob(sub.job_id)).status).toBe('done');
     await next.stop();
+  });
+});
+
+describe('submission', () => {
+  it('ends a stored job in error when it cannot be queued, so its session does not wait on it', async () => {
+    const first = await h.submit('Ada, the first question?');
+    // Queueing fails (the queue key holds a string: WRONGTYPE) after the job was stored.
+    await h.deps.kv.redis.lpop(keys.queue());
+    await h.deps.kv.redis.set(keys.queue(), 'not a list');
+    try {
+      // Without a queue bound (its LLEN would fail first).
+      const jobs = createJobStore(h.deps.kv);
+      await expect(jobs.submit({ message: 'Ada, again?', sessionId: first.session_id, userId: null, llm: {} })).rejects.toThrow(
+        /WRONGTYPE/,
+      );
+    } finally {
+      await h.deps.kv.redis.del(keys.queue());
+    }
+    expect((await h.deps.sessions.load(first.session_id))?.pending_job_id).toBeNull();
+    // The job that was not queued is over, with the reason (its ID shares the session's slot tag).
+    const pattern = `${keys.job(first.session_id).slice(0, -first.session_id.length)}*`;
+    const nodes = h.deps.kv.redis instanceof Cluster ? h.deps.kv.redis.nodes('master') : [h.deps.kv.redis];
+    const found = (await Promise.all(nodes.map((n) => n.keys(pattern)))).flat();
+    const stored = found.filter((k) => k !== keys.job(first.job_id) && !k.endsWith(':events'));
+    expect(stored).toHaveLength(1);
+    expect(await h.deps.kv.redis.hmget(stored[0]!, 'status', 'error')).toEqual(['error', NOT_QUEUED]);
   });
 });

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_UNAVAILABLE } from '../../src/chat/run-job.js';
 import { createJobStore } from '../../src/store/jobs.js';
-import { createKeys } from '../../src/store/keys.js';
+import { createKeys, slotTag, uuidWithTag } from '../../src/store/keys.js';
 import { routerReply } from '../helpers/llm-server.js';
 import { parseSse, startHarness, type Harness } from './chat-harness.js';
 
@@ -104,7 +104,9 @@ describe('GET /chat/job/{id}/stream', () => {
   it('fills a gap when a live message was lost', async () => {
     const keys = createKeys(h.deps.kv.prefix);
     const jobs = createJobStore(h.deps.kv);
-    const job = { job_id: crypto.randomUUID(), session_id: crypto.randomUUID() };
+    // A job shares its session's slot tag (keys.ts), as submit makes it.
+    const jobId = crypto.randomUUID();
+    const job = { job_id: jobId, session_id: uuidWithTag(slotTag(jobId)) };
     await h.deps.kv.redis.hset(keys.job(job.job_id), { job_id: job.job_id, session_id: job.session_id, status: 'running' });
     const reading = h.stream(job.job_id);
     await new Promise((r) => setTimeout(r, 50));

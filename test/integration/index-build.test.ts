@@ -6,7 +6,8 @@
 import { readdir } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildVectorIndex } from '../../src/vector-index/index-build.js';
-import { buildLockKey } from '../../src/store/build-lock.js';
+import { acquireBuildLock, buildLockKey } from '../../src/store/build-lock.js';
+import { createKvStore } from '../../src/store/redis.js';
 import { cacheDir } from '../../src/vector-index/csv-cache.js';
 import { MODEL_NAMES } from '../../src/contract/models.js';
 import { dropSearchIndex } from '../../src/vector-index/index-writer.js';
@@ -265,10 +266,11 @@ describe('POST /dev/build_vector_index errors', () => {
 
   it('409 while the holder is connected; taken over at once when its connection is gone', async () => {
     const key = buildLockKey(deps.kv, f.index);
-    const holder = deps.kv.redis.duplicate();
-    await holder.set(key, `their-token ${await holder.client('ID')}`, 'PX', 60_000);
+    // Another process's store: its lock names its own connection (on a cluster, to the key's node).
+    const holder = createKvStore({ url: deps.config.KVSTORE_URL, prefix: deps.kv.prefix });
+    await acquireBuildLock(holder, f.index, 60_000);
     expect((await build({ graph_name: 'neo4j', model: MODEL })).status).toBe(409);
-    holder.disconnect();
+    await holder.close();
     await new Promise((r) => setTimeout(r, 50));
     expect((await build({ graph_name: 'neo4j', model: MODEL })).status).toBe(200);
     expect(await deps.kv.redis.exists(key)).toBe(0);

@@ -47,6 +47,12 @@ describe('loadConfig', () => {
     expect(Object.isFrozen(c)).toBe(true);
   });
 
+  it('takes a cluster of key-value stores by its seed nodes', () => {
+    for (const url of ['redis+cluster://a:7000,b:7001', 'valkey+cluster://a', 'rediss+cluster://:pw@a:7000', 'valkeys+cluster://a:1']) {
+      expect(loadConfig({ KVSTORE_URL: url }).KVSTORE_URL).toBe(url);
+    }
+  });
+
   it('lets the router inherit the agent provider', () => {
     const c = loadConfig({ LLM_PROVIDER: 'hosted', HOSTED_LLM_API_KEY: 'k' });
     expect(c.ROUTER_PROVIDER).toBe('hosted');

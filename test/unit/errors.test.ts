@@ -55,6 +55,15 @@ describe('error mapping', () => {
     expect(isDependencyDown(new Error('syntax error'))).toBe(false);
     expect(toAppError(refused).status).toBe(503);
   });
+
+  it('recognises a Redis Cluster that is down or lost a slot as a dependency down, 503', () => {
+    const down = Object.assign(new Error('CLUSTERDOWN The cluster is down'), { name: 'ReplyError' });
+    const allFailed = Object.assign(new Error('Failed to refresh slots cache.'), { name: 'ClusterAllFailedError' });
+    for (const err of [down, allFailed, new Error("Cluster isn't ready and enableOfflineQueue options is false")]) {
+      expect(isDependencyDown(err)).toBe(true);
+      expect(toAppError(err).status).toBe(503);
+    }
+  });
 });
 
 describe('inRequest', () => {

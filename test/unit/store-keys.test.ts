@@ -10,8 +10,13 @@ describe('keys', () => {
     for (const [name, fn] of Object.entries(keys) as Array<[keyof Keys, (id: string) => string | string[]]>) {
       for (const key of [fn('x')].flat()) expect(key, name).toMatch(/^pfx:/);
     }
-    expect(keys.sessionAll('s')).toEqual(['pfx:session:s', 'pfx:session:s:messages', 'pfx:session:s:pending']);
-    expect(keys.jobEvents('j')).toBe('pfx:job:j:events');
+    const s = 'a1b2c3d4-0000-4000-8000-000000000000';
+    expect(keys.sessionAll(s)).toEqual([
+      `pfx:session:{a1b2c3d4}:${s}`,
+      `pfx:session:{a1b2c3d4}:${s}:messages`,
+      `pfx:session:{a1b2c3d4}:${s}:pending`,
+    ]);
+    expect(keys.jobEvents(s)).toBe(`pfx:job:{a1b2c3d4}:${s}:events`);
   });
 
   it('keeps the lifetimes and limits of the contract', () => {
