@@ -25,6 +25,7 @@ import { FULLTEXT_SEARCH, HYBRID_SEARCH, VECTOR_SEARCH, fulltextIndexName, missi
 import { fetchNeighbors } from '../graph/neighbors.js';
 import { unknownModel } from '../embeddings/embedders.js';
 import { toLuceneQuery } from './fulltext-query.js';
+import { createQueryVectors, type QueryVectors } from './query-vectors.js';
 import { resolveIndexName } from './index-build.js';
 import { findModel } from '../contract/models.js';
 import type { RetrievalMode, SourceNode } from '../contract/search.js';
@@ -39,6 +40,11 @@ export interface VectorSearchDeps {
 
 /** Chunk hits requested per wanted node (several chunks of one node may rank high). */
 export const OVERFETCH = 4;
+
+/** Chunk hits asked of each index for `topK` nodes: `topK × overfetch`, rounded up. */
+export function candidateCount(topK: number, overfetch = OVERFETCH): number {
+  return Math.ceil(topK * overfetch);
+}
 
 /**
  * Weight of the vector scores in hybrid mode (the full-text scores get the rest). With
@@ -69,6 +75,10 @@ export interface VectorSearcherOptions {
   textProperty?: string;
   /** Weight of the vector scores in hybrid mode, 0..1; default {@link HYBRID_ALPHA}. bench:quality compares others. */
   alpha?: number;
+  /** Chunk hits asked per wanted node; default {@link OVERFETCH}. bench:search --recall compares others. */
+  overfetch?: number;
+  /** Query embedding (cache and coalescing); default one of `QUERY_VECTOR_CACHE_SIZE` vectors over `deps.embedders`. */
+  queryVectors?: QueryVectors;
 }
 
 /** A result row as the search queries return it: the node plus its elementId. */
@@ -79,26 +89,24 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
   const { config } = deps;
   const prop = opts.textProperty ?? config.TEXT_PROPERTY;
   const alpha = opts.alpha ?? HYBRID_ALPHA;
+  const overfetch = opts.overfetch ?? OVERFETCH;
 
-  const embedQuery = async (model: string, query: string): Promise<number[] | null> => {
-    const embedder = await deps.embedders.get(model);
-    const [vector] = await embedder.embed([query]);
-    // A query with no known token embeds to zeros, which has no cosine similarity to anything.
-    return vector?.some((x) => x !== 0) ? Array.from(vector) : null;
-  };
+  // A query with no known token embeds to zeros (null here), which has no cosine similarity to anything.
+  const queryVectors = opts.queryVectors ?? createQueryVectors({ embedders: deps.embedders, size: config.QUERY_VECTOR_CACHE_SIZE });
 
   const run = async (session: Session, query: string, params: Record<string, unknown>, topK: number): Promise<Row[]> => {
-    const { records } = await session.run(query, { ...params, prop, k: neo4j.int(topK * OVERFETCH), topK: neo4j.int(topK) });
+    const k = candidateCount(topK, overfetch);
+    const { records } = await session.run(query, { ...params, prop, k: neo4j.int(k), topK: neo4j.int(topK) });
     return records.map((r) => r.toObject() as Row);
   };
 
   /** One round trip per mode; `vector` is null for a query without a known token, `q` without a word. */
   const byMode = {
-    vector: (session: Session, index: string, vector: number[] | null, _q: string | null, topK: number) =>
+    vector: (session: Session, index: string, vector: readonly number[] | null, _q: string | null, topK: number) =>
       vector ? run(session, VECTOR_SEARCH, { index, vector }, topK) : Promise.resolve([]),
-    fulltext: (session: Session, index: string, _v: number[] | null, q: string | null, topK: number) =>
+    fulltext: (session: Session, index: string, _v: readonly number[] | null, q: string | null, topK: number) =>
       q ? run(session, FULLTEXT_SEARCH, { ftIndex: fulltextIndexName(index), q }, topK) : Promise.resolve([]),
-    async hybrid(session: Session, index: string, vector: number[] | null, q: string | null, topK: number): Promise<Row[]> {
+    async hybrid(session: Session, index: string, vector: readonly number[] | null, q: string | null, topK: number): Promise<Row[]> {
       if (!vector) return byMode.fulltext(session, index, vector, q, topK);
       if (!q) return byMode.vector(session, index, vector, q, topK);
       try {
@@ -125,7 +133,7 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
       const q = mode === 'vector' ? null : toLuceneQuery(query);
       // A full-text query with no indexable word is searched by meaning instead.
       const effective: RetrievalMode = mode === 'fulltext' && !q ? 'vector' : mode;
-      const vector = effective === 'fulltext' ? null : await embedQuery(model, query);
+      const vector = effective === 'fulltext' ? null : await queryVectors.get(model, query);
       // Auto-commit queries (RUN + PULL in one round trip) rather than executeQuery's managed
       // transaction (BEGIN, RUN, PULL, COMMIT): ~2 ms less per search on a local server.
       const session = deps.graph.driver.session({ database: graph, defaultAccessMode: neo4j.session.READ });
