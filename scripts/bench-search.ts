@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import neo4j from 'neo4j-driver';
 import { createEmbeddersFromConfig } from '../src/embeddings/embedders.js';
-import { VECTOR_SEARCH } from '../src/graph/dialect.js';
+import { searchQuery } from '../src/graph/dialect.js';
 import { createGraphStore } from '../src/graph/driver.js';
 import { dropSearchIndex } from '../src/vector-index/index-writer.js';
 import { candidateCount } from '../src/vector-index/vector-search.js';
@@ -96,7 +96,7 @@ async function localBench(args: string[]) {
     const raw = async (i: number) => {
       const session = graph.driver.session({ database: db, defaultAccessMode: neo4j.session.READ });
       try {
-        await session.run(VECTOR_SEARCH, {
+        await session.run(searchQuery('vector', false), {
           index: WIKIPATHWAYS_INDEX,
           k: neo4j.int(candidateCount(TOP_K)),
           topK: neo4j.int(TOP_K),

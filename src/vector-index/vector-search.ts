@@ -8,21 +8,23 @@
  * - `fulltext`: the query's words go to the Lucene index over the same chunks (header + text),
  *   ranked by BM25. A query without a single indexable word is searched as `vector`.
  * - `hybrid`: both candidate lists, fused per node by a weighted sum of normalised scores
- *   (HYBRID_SEARCH in src/graph/dialect.ts). An index built before the full-text index existed
+ *   (`searchQuery` in src/graph/dialect.ts). An index built before the full-text index existed
  *   is searched as `vector` until its next build.
  *
  * Each mode is one query, one round trip: a second one (fusing here, then reading the nodes)
- * cost hybrid ~0.8 ms, half of a vector search.
+ * cost hybrid ~0.8 ms, half of a vector search. With `neighbors`, each result also carries some
+ * of its relationships (src/graph/neighbors.ts), read by the same query.
  *
- * With `neighbors`, each result also carries some of its relationships (src/graph/neighbors.ts).
+ * The query vector comes from ./query-vectors.ts: concurrent identical queries share one
+ * embedding call and recent ones are kept.
  */
 import neo4j, { type Session } from 'neo4j-driver';
 import type { Config } from '../config.js';
 import type { EmbedderPool } from '../embeddings/embedders.js';
 import type { GraphStore } from '../graph/driver.js';
 import { DomainError } from '../errors.js';
-import { FULLTEXT_SEARCH, HYBRID_SEARCH, VECTOR_SEARCH, fulltextIndexName, missingIndexKind } from '../graph/dialect.js';
-import { fetchNeighbors } from '../graph/neighbors.js';
+import { fulltextIndexName, missingIndexKind, searchQuery } from '../graph/dialect.js';
+import { NEIGHBOR_NAME_CHARS, NEIGHBOR_SCAN, nodeContext, type RawNeighbor } from '../graph/neighbors.js';
 import { unknownModel } from '../embeddings/embedders.js';
 import { toLuceneQuery } from './fulltext-query.js';
 import { createQueryVectors, type QueryVectors } from './query-vectors.js';
@@ -81,9 +83,6 @@ export interface VectorSearcherOptions {
   queryVectors?: QueryVectors;
 }
 
-/** A result row as the search queries return it: the node plus its elementId. */
-type Row = SourceNode & { nodeId: string };
-
 /** Builds the searcher every caller uses. */
 export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearcherOptions = {}): VectorSearcher {
   const { config } = deps;
@@ -94,30 +93,48 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
   // A query with no known token embeds to zeros (null here), which has no cosine similarity to anything.
   const queryVectors = opts.queryVectors ?? createQueryVectors({ embedders: deps.embedders, size: config.QUERY_VECTOR_CACHE_SIZE });
 
-  const run = async (session: Session, query: string, params: Record<string, unknown>, topK: number): Promise<Row[]> => {
-    const k = candidateCount(topK, overfetch);
-    const { records } = await session.run(query, { ...params, prop, k: neo4j.int(k), topK: neo4j.int(topK) });
-    return records.map((r) => r.toObject() as Row);
+  /** One round trip: the mode's query, each node's relationships included when `neighbors` > 0. */
+  const run = async (session: Session, mode: RetrievalMode, params: Record<string, unknown>, topK: number, neighbors: number) => {
+    const { records } = await session.run(searchQuery(mode, neighbors > 0), {
+      ...params,
+      prop,
+      alpha,
+      k: neo4j.int(candidateCount(topK, overfetch)),
+      topK: neo4j.int(topK),
+      scan: neo4j.int(NEIGHBOR_SCAN),
+      nameChars: neo4j.int(NEIGHBOR_NAME_CHARS),
+    });
+    return records.map((r): SourceNode => {
+      const { nodeId: _, rels, degree, ...node } = r.toObject() as SourceNode & { nodeId: string; rels?: RawNeighbor[]; degree?: unknown };
+      return rels ? { ...node, ...nodeContext(rels, degree, neighbors) } : node;
+    });
   };
 
-  /** One round trip per mode; `vector` is null for a query without a known token, `q` without a word. */
-  const byMode = {
-    vector: (session: Session, index: string, vector: readonly number[] | null, _q: string | null, topK: number) =>
-      vector ? run(session, VECTOR_SEARCH, { index, vector }, topK) : Promise.resolve([]),
-    fulltext: (session: Session, index: string, _v: readonly number[] | null, q: string | null, topK: number) =>
-      q ? run(session, FULLTEXT_SEARCH, { ftIndex: fulltextIndexName(index), q }, topK) : Promise.resolve([]),
-    async hybrid(session: Session, index: string, vector: readonly number[] | null, q: string | null, topK: number): Promise<Row[]> {
-      if (!vector) return byMode.fulltext(session, index, vector, q, topK);
-      if (!q) return byMode.vector(session, index, vector, q, topK);
-      try {
-        return await run(session, HYBRID_SEARCH, { index, ftIndex: fulltextIndexName(index), vector, q, alpha }, topK);
-      } catch (err) {
-        // An index built before full-text search existed: search it by meaning until the next
-        // build adds the full-text index, rather than failing every chat lookup.
-        if (missingIndexKind(err) === 'fulltext') return byMode.vector(session, index, vector, q, topK);
-        throw err;
-      }
-    },
+  /**
+   * The query a search runs: `vector` is null for a query without a known token, `q` for one
+   * without a word; hybrid falls back to the mode that has something to search with.
+   */
+  const searchIn = async (
+    session: Session,
+    index: string,
+    mode: RetrievalMode,
+    vector: readonly number[] | null,
+    q: string | null,
+    topK: number,
+    neighbors: number,
+  ): Promise<SourceNode[]> => {
+    const ftIndex = fulltextIndexName(index);
+    if (mode === 'hybrid' && !vector) mode = 'fulltext';
+    if (mode === 'hybrid' && !q) mode = 'vector';
+    if ((mode === 'vector' && !vector) || (mode === 'fulltext' && !q)) return [];
+    try {
+      return await run(session, mode, { index, ftIndex, vector, q }, topK, neighbors);
+    } catch (err) {
+      // An index built before full-text search existed: search it by meaning until the next
+      // build adds the full-text index, rather than failing every chat lookup.
+      if (mode === 'hybrid' && missingIndexKind(err) === 'fulltext') return run(session, 'vector', { index, vector }, topK, neighbors);
+      throw err;
+    }
   };
 
   return {
@@ -138,16 +155,7 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
       // transaction (BEGIN, RUN, PULL, COMMIT): ~2 ms less per search on a local server.
       const session = deps.graph.driver.session({ database: graph, defaultAccessMode: neo4j.session.READ });
       try {
-        const rows = await byMode[effective](session, index, vector, q, topK);
-        if (neighbors > 0 && rows.length) {
-          const context = await fetchNeighbors(
-            session,
-            rows.map((r) => r.nodeId),
-            { perNode: neighbors },
-          );
-          for (const row of rows) Object.assign(row, context.get(row.nodeId));
-        }
-        return rows.map(({ nodeId: _, ...node }) => node);
+        return await searchIn(session, index, effective, vector, q, topK, neighbors);
       } catch (err) {
         if (missingIndexKind(err)) throw noIndex(graph, model, index);
         throw err;

@@ -166,6 +166,34 @@ describe('search modes', () => {
     for (const h of await hits({ query: texts[3], mode: 'hybrid', top_k: 3 }))
       expect(Object.keys(h).sort()).toEqual(['dbId', 'displayName', 'labels', 'score', 'text']);
   });
+
+  it.each(['vector', 'fulltext', 'hybrid'] as const)(
+    '%s: one round trip with graph context, same results in the same order',
+    async (mode) => {
+      // A driver whose sessions count the queries they run.
+      let runs = 0;
+      const counting = {
+        session: (o: Parameters<typeof driver.session>[0]) => {
+          const s = driver.session(o);
+          const run = s.run.bind(s);
+          s.run = ((...a: Parameters<typeof run>) => {
+            runs++;
+            return run(...a);
+          }) as typeof s.run;
+          return s;
+        },
+      } as unknown as typeof driver;
+      const searcher = createVectorSearcher({ ...deps, graph: { ...deps.graph, driver: counting } });
+      for (const query of [texts[3]!, 'insulin signalling in the liver calcium', 'Calcium channels muscle']) {
+        const plain = await searcher.search({ query, graph: 'neo4j', model: MODEL, topK: 6, mode });
+        runs = 0;
+        const withContext = await searcher.search({ query, graph: 'neo4j', model: MODEL, topK: 6, mode, neighbors: 3 });
+        expect(runs).toBe(1);
+        expect(withContext.map(({ neighbors, degree, ...node }) => node)).toEqual(plain);
+        for (const h of withContext) expect(h.degree).toBeGreaterThanOrEqual(h.neighbors!.length);
+      }
+    },
+  );
 });
 
 describe('POST /vector/search errors', () => {
