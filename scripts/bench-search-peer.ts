@@ -19,7 +19,9 @@
  * --model-server <url>, --python <path> (MINILM_VENV/bin/python, default .local/minilm-venv),
  * --model-dir <path> (MINILM_MODEL_DIR, default .local/minilm-model), --profile (the API runs
  * with --cpu-prof; the profile lands in test-output/profiles/), --recall 1,2,4 (instead of the load
- * rounds: recall and latency by over-fetch factor, scripts/lib/overfetch-recall.ts).
+ * rounds: recall and latency by over-fetch factor, scripts/lib/overfetch-recall.ts), --neo4j-pid <pid>
+ * (NEO4J_PID: its CPU is counted too), --baseline <dir> (a checkout of an earlier commit, with its
+ * node_modules: its API is measured too, as `vector@baseline` and `hybrid@baseline`).
  */
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -37,8 +39,8 @@ import { DEFAULT_DIR } from './load-wikipathways.js';
 
 const MODEL = 'all-minilm';
 const INDEX = 'bench_wikipathways_all_minilm';
-const SYSTEMS = ['floor', 'vector', 'hybrid'] as const;
-type System = (typeof SYSTEMS)[number];
+/** `floor`, the service's `vector` and `hybrid`, and with --baseline the same two of another checkout. */
+type System = string;
 /** The peers' query: `top_k` chunk hits, no grouping per node. */
 const FLOOR_QUERY =
   'CALL db.index.vector.queryNodes($index, $k, $vector) YIELD node, score RETURN node.chunkText AS text, node.nodeId AS nodeId, score';
@@ -68,6 +70,7 @@ export async function peerBench(args: string[]) {
       profile: { type: 'boolean' },
       recall: { type: 'string' },
       'neo4j-pid': { type: 'string' },
+      baseline: { type: 'string' },
     },
   });
   const rounds = Number(values.rounds ?? 5);
@@ -117,14 +120,15 @@ export async function peerBench(args: string[]) {
     }
     const api = await startSearchServer(
       { ...env, GRAPHDB_URL: config.GRAPHDB_URL, GRAPHDB_PORT: String(config.GRAPHDB_PORT) },
-      values.profile ? ['--cpu-prof', '--cpu-prof-dir=test-output/profiles'] : [],
+      values.profile ? ['--cpu-prof', `--cpu-prof-dir=${process.cwd()}/test-output/profiles`] : [],
     );
-    stopApi = api.stop;
-    const url = `http://127.0.0.1:${api.port}/vector/search`;
+    const apiEnv = { ...env, GRAPHDB_URL: config.GRAPHDB_URL, GRAPHDB_PORT: String(config.GRAPHDB_PORT) };
+    const base = values.baseline ? await startSearchServer(apiEnv, [], values.baseline) : undefined;
+    stopApi = () => Promise.all([api.stop(), base?.stop()]).then(() => {});
     const embeddingsUrl = `${modelServer.url.replace(/\/+$/, '')}/embeddings`;
 
-    const serviceCall = (mode: 'vector' | 'hybrid') => async (i: number) => {
-      const res = await fetch(url, {
+    const serviceCall = (port: number, mode: 'vector' | 'hybrid') => async (i: number) => {
+      const res = await fetch(`http://127.0.0.1:${port}/vector/search`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ query: queries[i % n], graph_name: db, model: MODEL, top_k: topK, mode }),
@@ -148,26 +152,33 @@ export async function peerBench(args: string[]) {
         await session.close();
       }
     };
-    const calls: Record<System, (i: number) => Promise<void>> = { floor, vector: serviceCall('vector'), hybrid: serviceCall('hybrid') };
+    const calls: Record<System, (i: number) => Promise<void>> = {
+      floor,
+      vector: serviceCall(api.port, 'vector'),
+      hybrid: serviceCall(api.port, 'hybrid'),
+      ...(base ? { 'vector@baseline': serviceCall(base.port, 'vector'), 'hybrid@baseline': serviceCall(base.port, 'hybrid') } : {}),
+    };
+    const systems = Object.keys(calls);
 
     // Warm-up outside the figures: JIT, connection pools, index pages, the model's first batches.
-    for (const s of SYSTEMS) for (let i = 0; i < 20; i++) await calls[s](i);
+    for (const s of systems) for (let i = 0; i < 20; i++) await calls[s]!(i);
 
     const neo4jPid = values['neo4j-pid'] ?? process.env.NEO4J_PID;
     const pids: Record<string, number> = {
       'bench (clients, floor)': process.pid,
       api: api.pid,
+      ...(base ? { 'api (baseline)': base.pid } : {}),
       ...(modelServer.pid ? { 'model server': modelServer.pid } : {}),
       ...(neo4jPid ? { neo4j: Number(neo4jPid) } : {}),
     };
     const pooled = new Map<string, Pooled>();
     for (let r = 0; r < rounds; r++) {
-      const order = SYSTEMS.map((_, j) => SYSTEMS[(j + r) % SYSTEMS.length]!);
+      const order = systems.map((_, j) => systems[(j + r) % systems.length]!);
       const line: string[] = [];
       for (const c of clients) {
         for (const s of order) {
           const cpu = cpuReading(pids);
-          const res: LoadResult = await runLoad(calls[s], { clients: c, count: n });
+          const res: LoadResult = await runLoad(calls[s]!, { clients: c, count: n });
           const p = pooled.get(`${s}/${c}`) ?? { latencies: [], errors: 0, seconds: 0, count: 0, cpu: {} };
           for (const [name, ms] of Object.entries(cpu.since())) p.cpu[name] = (p.cpu[name] ?? 0) + ms;
           p.latencies.push(...res.latencies);
@@ -180,15 +191,15 @@ export async function peerBench(args: string[]) {
       }
       console.log(`round ${r + 1}/${rounds} (load average ${loadavg()[0]!.toFixed(2)}): ${line.join(' · ')}`);
     }
-    printSummary(pooled, clients, n * rounds);
-    printCpu(pooled, clients, Object.keys(pids));
+    printSummary(pooled, systems, clients, n * rounds);
+    printCpu(pooled, systems, clients, Object.keys(pids));
   } finally {
     await stopApi?.();
     await Promise.allSettled([graph.close(), embedders.close(), modelServer.stop()]);
   }
 }
 
-function printSummary(pooled: Map<string, Pooled>, clients: number[], expected: number) {
+function printSummary(pooled: Map<string, Pooled>, systems: System[], clients: number[], expected: number) {
   const [one, many] = clients as [number, number];
   const fig = (s: System) => {
     const a = pooled.get(`${s}/${one}`)!;
@@ -203,27 +214,28 @@ function printSummary(pooled: Map<string, Pooled>, clients: number[], expected: 
       errors: a.errors + b.errors,
     };
   };
-  const f = { floor: fig('floor'), vector: fig('vector'), hybrid: fig('hybrid') };
+  const f = Object.fromEntries(systems.map((s) => [s, fig(s)]));
+  const floorFig = f.floor!;
   console.log(`\n| system | ${one} client p50 / p99 ms | ${many} clients p50 / p99 ms | ${many} clients queries/s | failed |`);
   console.log('|---|---:|---:|---:|---:|');
-  for (const s of SYSTEMS) {
-    const x = f[s];
+  for (const s of systems) {
+    const x = f[s]!;
     console.log(
       `| ${s === 'floor' ? 'floor: embedding + raw queryNodes' : `POST /vector/search ${s}`} | ${fmt(x.p50one, 1)} / ${fmt(x.p99one, 1)} | ` +
         `${fmt(x.p50, 1)} / ${fmt(x.p99, 1)} | ${fmt(x.qps, 1)} | ${x.errors} of ${expected * 2} |`,
     );
   }
   const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
-  for (const s of ['vector', 'hybrid'] as const) {
-    const x = f[s];
+  for (const s of systems.filter((x) => x !== 'floor')) {
+    const x = f[s]!;
     console.log(
-      `${s}: 1 client p50 ${fmt(x.p50one - f.floor.p50one, 1)} ms over the floor (≤ 3: ${verdict(x.p50one <= f.floor.p50one + 3)}); ` +
-        `${many} clients ${fmt((100 * x.qps) / f.floor.qps)} % of the floor's queries/s (≥ 95: ${verdict(x.qps >= 0.95 * f.floor.qps)}), ` +
-        `p99 ${fmt(x.p99 / f.floor.p99, 2)} × the floor's (≤ 1.3: ${verdict(x.p99 <= 1.3 * f.floor.p99)})`,
+      `${s}: 1 client p50 ${fmt(x.p50one - floorFig.p50one, 1)} ms over the floor (≤ 3: ${verdict(x.p50one <= floorFig.p50one + 3)}); ` +
+        `${many} clients ${fmt((100 * x.qps) / floorFig.qps)} % of the floor's queries/s (≥ 95: ${verdict(x.qps >= 0.95 * floorFig.qps)}), ` +
+        `p99 ${fmt(x.p99 / floorFig.p99, 2)} × the floor's (≤ 1.3: ${verdict(x.p99 <= 1.3 * floorFig.p99)})`,
     );
   }
-  const v = f.vector;
-  const h = f.hybrid;
+  const v = f.vector!;
+  const h = f.hybrid!;
   const ratios = [h.p50one / v.p50one, h.p99one / v.p99one, h.p50 / v.p50, h.p99 / v.p99, v.qps / h.qps];
   console.log(
     `hybrid / vector: ${ratios.map((x) => fmt(x, 2)).join(' · ')} (1-client p50, p99; ${many}-client p50, p99; queries/s inverted) ` +
@@ -232,9 +244,9 @@ function printSummary(pooled: Map<string, Pooled>, clients: number[], expected: 
 }
 
 /** CPU milliseconds per query of each process, by system and clients. */
-function printCpu(pooled: Map<string, Pooled>, clients: number[], names: string[]) {
+function printCpu(pooled: Map<string, Pooled>, systems: System[], clients: number[], names: string[]) {
   console.log(`\nCPU ms per query (user + system, /proc): | system | clients | ${names.join(' | ')} | total |`);
-  for (const s of SYSTEMS) {
+  for (const s of systems) {
     for (const c of clients) {
       const p = pooled.get(`${s}/${c}`)!;
       const per = names.map((name) => (p.cpu[name] ?? Number.NaN) / p.count);

@@ -95,13 +95,16 @@ export function report(title: string, r: LoadResult) {
 
 /**
  * Starts the API alone (scripts/bench-search-server.ts) in a child process with `env` on top of
- * this one's; resolves once it listens. Extra `nodeArgs` (e.g. `--cpu-prof`) go to its Node.
+ * this one's; resolves once it listens. Extra `nodeArgs` (e.g. `--cpu-prof`) go to its Node;
+ * `cwd` runs another checkout's code (a baseline).
  */
 export async function startSearchServer(
   env: Record<string, string>,
   nodeArgs: string[] = [],
+  cwd?: string,
 ): Promise<{ port: number; pid: number; stop: () => Promise<void> }> {
   const child = spawn(process.execPath, [...nodeArgs, 'scripts/run-ts.mjs', 'scripts/bench-search-server.ts'], {
+    cwd,
     env: { ...process.env, ...env, LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

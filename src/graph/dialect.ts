@@ -200,9 +200,9 @@ const VECTOR_HITS = `
 CALL db.index.vector.queryNodes($index, $k, $vector) YIELD node AS c, score
 WITH c.nodeId AS nodeId, max(score) AS score`;
 
-/** `$k` full-text chunk hits for Lucene query `$q` (BM25), best score per source node. */
+/** `$kf` full-text chunk hits for Lucene query `$q` (BM25), best score per source node. */
 const FULLTEXT_HITS = `
-CALL db.index.fulltext.queryNodes($ftIndex, $q, {limit: $k}) YIELD node AS c, score
+CALL db.index.fulltext.queryNodes($ftIndex, $q, {limit: $kf}) YIELD node AS c, score
 WITH c.nodeId AS nodeId, max(score) AS score`;
 
 /**
@@ -225,7 +225,7 @@ WITH hit.nodeId AS nodeId, sum(hit.s) AS score`;
 
 /**
  * The search query of a mode, all in one round trip: `vector` over index `$index` (`$k` chunk
- * hits for `$vector`), `fulltext` over `$ftIndex` (`$k` hits for `$q`, ranked by BM25) or
+ * hits for `$vector`), `fulltext` over `$ftIndex` (`$kf` hits for `$q`, ranked by BM25) or
  * `hybrid` (both, {@link HYBRID_HITS}); then one entry per node, the `$topK` best, and with
  * `withRels` each result's `rels` and `degree` as well (`$scan`, `$nameChars`).
  */

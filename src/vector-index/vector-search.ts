@@ -3,8 +3,8 @@
  * agent's `vector_search` tool and MCP (all through `deps.search`). Three modes:
  *
  * - `vector`: the query is embedded with the named model and the vector index is asked for
- *   `top_k × 4` chunk hits, so that after keeping one entry per source node (its best chunk's
- *   score) there are still `top_k` nodes in most cases.
+ *   `top_k × 6` chunk hits ({@link OVERFETCH}: chosen from measured recall), so that after keeping
+ *   one entry per source node (its best chunk's score) there are still `top_k` nodes in most cases.
  * - `fulltext`: the query's words go to the Lucene index over the same chunks (header + text),
  *   ranked by BM25. A query without a single indexable word is searched as `vector`.
  * - `hybrid`: both candidate lists, fused per node by a weighted sum of normalised scores
@@ -40,10 +40,24 @@ export interface VectorSearchDeps {
   readonly embedders: EmbedderPool;
 }
 
-/** Chunk hits requested per wanted node (several chunks of one node may rank high). */
-export const OVERFETCH = 4;
+/**
+ * Vector-index chunk hits asked per wanted node. Two jobs: several chunks of one node may rank
+ * high (one entry per node is kept), and Neo4j's HNSW search uses the number asked as its beam,
+ * so it is also the recall knob. Measured on WikiPathways with all-MiniLM-L6-v2 (2,866 chunks,
+ * 200 titles, `bench:search -- --peer --recall`), recall@k against the exact answer: top_k 10:
+ * ×1 0.849, ×2 0.954, ×4 0.967, ×6 0.971, ×10 0.971; top_k 5: ×4 0.942, ×6 0.948, ×10 0.949.
+ * ×6 is the smallest factor within 0.005 of the saturated recall at both; the database time
+ * hardly moves with it (p50 2.3–2.8 ms from ×1 to ×10), so recall decides (docs/benchmarks.md).
+ */
+export const OVERFETCH = 6;
 
-/** Chunk hits asked of each index for `topK` nodes: `topK × overfetch`, rounded up. */
+/**
+ * Full-text chunk hits asked per wanted node. Lucene's top hits are exact, so this only covers
+ * several chunks of one node; ×4 is what hybrid's fusion weight was tuned with (bench:quality).
+ */
+export const FULLTEXT_OVERFETCH = 4;
+
+/** Chunk hits asked of an index for `topK` nodes: `topK × overfetch`, rounded up. */
 export function candidateCount(topK: number, overfetch = OVERFETCH): number {
   return Math.ceil(topK * overfetch);
 }
@@ -77,7 +91,7 @@ export interface VectorSearcherOptions {
   textProperty?: string;
   /** Weight of the vector scores in hybrid mode, 0..1; default {@link HYBRID_ALPHA}. bench:quality compares others. */
   alpha?: number;
-  /** Chunk hits asked per wanted node; default {@link OVERFETCH}. bench:search --recall compares others. */
+  /** Vector-index chunk hits asked per wanted node; default {@link OVERFETCH}. bench:search --recall compares others. */
   overfetch?: number;
   /** Query embedding (cache and coalescing); default one of `QUERY_VECTOR_CACHE_SIZE` vectors over `deps.embedders`. */
   queryVectors?: QueryVectors;
@@ -100,6 +114,7 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
       prop,
       alpha,
       k: neo4j.int(candidateCount(topK, overfetch)),
+      kf: neo4j.int(candidateCount(topK, FULLTEXT_OVERFETCH)),
       topK: neo4j.int(topK),
       scan: neo4j.int(NEIGHBOR_SCAN),
       nameChars: neo4j.int(NEIGHBOR_NAME_CHARS),

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildVectorIndex } from '../../src/vector-index/index-build.js';
-import { createVectorSearcher } from '../../src/vector-index/vector-search.js';
+import { FULLTEXT_OVERFETCH, OVERFETCH, candidateCount, createVectorSearcher } from '../../src/vector-index/vector-search.js';
 import { fulltextIndexName } from '../../src/graph/dialect.js';
 import { generateProse } from '../../scripts/bench-prose.js';
 import { createTestApp } from '../helpers/deps.js';
@@ -97,6 +97,23 @@ describe('POST /vector/search', () => {
   });
 });
 
+/** A driver whose sessions record the parameters of every query they run. */
+function countingDriver() {
+  const runs: Record<string, unknown>[] = [];
+  const counting = {
+    session: (o: Parameters<typeof driver.session>[0]) => {
+      const s = driver.session(o);
+      const run = s.run.bind(s);
+      s.run = ((query: string, params: Record<string, unknown>) => {
+        runs.push(params);
+        return run(query, params);
+      }) as typeof s.run;
+      return s;
+    },
+  } as unknown as typeof driver;
+  return { counting, runs };
+}
+
 describe('search modes', () => {
   const hits = async (body: Record<string, unknown>) => {
     const res = await search({ graph_name: 'neo4j', model: MODEL, ...body });
@@ -170,30 +187,45 @@ describe('search modes', () => {
   it.each(['vector', 'fulltext', 'hybrid'] as const)(
     '%s: one round trip with graph context, same results in the same order',
     async (mode) => {
-      // A driver whose sessions count the queries they run.
-      let runs = 0;
-      const counting = {
-        session: (o: Parameters<typeof driver.session>[0]) => {
-          const s = driver.session(o);
-          const run = s.run.bind(s);
-          s.run = ((...a: Parameters<typeof run>) => {
-            runs++;
-            return run(...a);
-          }) as typeof s.run;
-          return s;
-        },
-      } as unknown as typeof driver;
+      const { counting, runs } = countingDriver();
       const searcher = createVectorSearcher({ ...deps, graph: { ...deps.graph, driver: counting } });
       for (const query of [texts[3]!, 'insulin signalling in the liver calcium', 'Calcium channels muscle']) {
         const plain = await searcher.search({ query, graph: 'neo4j', model: MODEL, topK: 6, mode });
-        runs = 0;
+        runs.length = 0;
         const withContext = await searcher.search({ query, graph: 'neo4j', model: MODEL, topK: 6, mode, neighbors: 3 });
-        expect(runs).toBe(1);
+        expect(runs).toHaveLength(1);
         expect(withContext.map(({ neighbors, degree, ...node }) => node)).toEqual(plain);
         for (const h of withContext) expect(h.degree).toBeGreaterThanOrEqual(h.neighbors!.length);
       }
     },
   );
+});
+
+describe('over-fetch', () => {
+  it('asks the vector index for top_k × OVERFETCH chunks and the full-text index for top_k × FULLTEXT_OVERFETCH', async () => {
+    const { counting, runs } = countingDriver();
+    const searcher = createVectorSearcher({ ...deps, graph: { ...deps.graph, driver: counting } });
+    await searcher.search({ query: 'insulin signalling', graph: 'neo4j', model: MODEL, topK: 5, mode: 'hybrid' });
+    expect(Number(runs[0]!.k)).toBe(5 * OVERFETCH);
+    expect(Number(runs[0]!.kf)).toBe(5 * FULLTEXT_OVERFETCH);
+    expect(candidateCount(3, 1.5)).toBe(5);
+  });
+
+  it('keeps top_k nodes when one node owns many of the best chunks (what the over-fetch is for)', async () => {
+    const embedder = await deps.embedders.get(MODEL);
+    const own = embedder.chunk(texts[29]!).length;
+    // At ×1 the node's own chunks crowd the others out; the default leaves room for top_k nodes.
+    const narrow = await createVectorSearcher(deps, { overfetch: 1 }).search({
+      query: repeated,
+      graph: 'neo4j',
+      model: MODEL,
+      topK: own,
+      mode: 'vector',
+    });
+    expect(narrow.length).toBeLessThan(own);
+    const hits = await deps.search.search({ query: repeated, graph: 'neo4j', model: MODEL, topK: own, mode: 'vector' });
+    expect(hits).toHaveLength(own);
+  });
 });
 
 describe('POST /vector/search errors', () => {
