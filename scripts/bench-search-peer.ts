@@ -21,7 +21,8 @@
  * with --cpu-prof; the profile lands in test-output/profiles/), --recall 1,2,4 (instead of the load
  * rounds: recall and latency by over-fetch factor, scripts/lib/overfetch-recall.ts), --neo4j-pid <pid>
  * (NEO4J_PID: its CPU is counted too), --baseline <dir> (a checkout of an earlier commit, with its
- * node_modules: its API is measured too, as `vector@baseline` and `hybrid@baseline`).
+ * node_modules: its API is measured too, as `vector@baseline` and `hybrid@baseline`), --cache (the
+ * service keeps its query-vector cache on: from the second round on, repeats skip the embedding).
  */
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -71,6 +72,7 @@ export async function peerBench(args: string[]) {
       recall: { type: 'string' },
       'neo4j-pid': { type: 'string' },
       baseline: { type: 'string' },
+      cache: { type: 'boolean' },
     },
   });
   const rounds = Number(values.rounds ?? 5);
@@ -96,8 +98,9 @@ export async function peerBench(args: string[]) {
     VECTOR_INDEX_NAME: INDEX,
     GRAPHDB_GRAPH: 'neo4j',
     LOCAL_LLM_BASE_URL: modelServer.url,
-    // Each query costs one embedding request, as it does the floor (rounds repeat the queries).
-    QUERY_VECTOR_CACHE_SIZE: '0',
+    // Each query costs one embedding request, as it does the floor (rounds repeat the queries);
+    // --cache shows what the service's query-vector LRU makes of the repeats.
+    QUERY_VECTOR_CACHE_SIZE: values.cache ? '1024' : '0',
   };
   const config = benchConfig('models', env);
   const graph = createGraphStore(config);
