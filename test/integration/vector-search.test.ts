@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildVectorIndex } from '../../src/vector-index/index-build.js';
-import { FULLTEXT_OVERFETCH, OVERFETCH, candidateCount, createVectorSearcher } from '../../src/vector-index/vector-search.js';
+import { LIST_OVERFETCH, OVERFETCH, candidateCount, createVectorSearcher } from '../../src/vector-index/vector-search.js';
 import { fulltextIndexName } from '../../src/graph/dialect.js';
 import { generateProse } from '../../scripts/bench-prose.js';
 import { createTestApp } from '../helpers/deps.js';
@@ -202,12 +202,16 @@ describe('search modes', () => {
 });
 
 describe('over-fetch', () => {
-  it('asks the vector index for top_k × OVERFETCH chunks and the full-text index for top_k × FULLTEXT_OVERFETCH', async () => {
+  it('asks for top_k × OVERFETCH chunks in vector mode, top_k × LIST_OVERFETCH per list in hybrid mode', async () => {
     const { counting, runs } = countingDriver();
     const searcher = createVectorSearcher({ ...deps, graph: { ...deps.graph, driver: counting } });
+    await searcher.search({ query: 'insulin signalling', graph: 'neo4j', model: MODEL, topK: 5, mode: 'vector' });
     await searcher.search({ query: 'insulin signalling', graph: 'neo4j', model: MODEL, topK: 5, mode: 'hybrid' });
-    expect(Number(runs[0]!.k)).toBe(5 * OVERFETCH);
-    expect(Number(runs[0]!.kf)).toBe(5 * FULLTEXT_OVERFETCH);
+    expect(runs.map((r) => [Number(r.k), Number(r.kf)])).toEqual([
+      [5 * OVERFETCH, 5 * LIST_OVERFETCH],
+      [5 * LIST_OVERFETCH, 5 * LIST_OVERFETCH],
+    ]);
+    expect(OVERFETCH).toBeGreaterThan(LIST_OVERFETCH);
     expect(candidateCount(3, 1.5)).toBe(5);
   });
 
