@@ -107,6 +107,10 @@ export async function peerBench(args: string[]) {
   const embedders = createEmbeddersFromConfig(config);
   const db = config.GRAPHDB_GRAPH;
   let stopApi: (() => Promise<void>) | undefined;
+  // Ctrl-C: stop the child processes (APIs, model server) too, not only this one.
+  process.once('SIGINT', () => {
+    void Promise.allSettled([stopApi?.(), modelServer.stop()]).then(() => process.exit(130));
+  });
   try {
     console.log(`machine: ${await describeMachine(graph.driver, db)}`);
     console.log(`model server: ${modelServer.description}`);
