@@ -46,6 +46,11 @@ const EnvSchema = z.object({
   HOSTED_LLM_ROUTER_MODEL: z.string().min(1).default('gpt-4.1-mini'),
   RAG_CONFIDENCE_THRESHOLD: z.coerce.number().min(0).max(1).default(0.75),
   VECTOR_SEARCH_TOP_K: z.coerce.number().int().min(1).max(100).default(5),
+  /**
+   * Query vectors kept per process, least recently used dropped first (src/vector-index/query-vectors.ts);
+   * a repeated query skips the embedding, most of a search's time with a model server. 0: off.
+   */
+  QUERY_VECTOR_CACHE_SIZE: z.coerce.number().int().min(0).max(1_000_000).default(1024),
   // A host name (with GRAPHDB_PORT), or a full URI for TLS and clusters: neo4j+s://x.databases.neo4j.io
   GRAPHDB_URL: z
     .string()

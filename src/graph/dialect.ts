@@ -158,33 +158,52 @@ SHOW FULLTEXT INDEXES YIELD name, state, populationPercent, options
 WHERE name = $name
 RETURN state, populationPercent, options.indexConfig.\`fulltext.analyzer\` AS analyzer`;
 
-/**
- * The tail of every search query: from `nodeId, score` rows (one per source node) to the
- * `$topK` best nodes that still exist and have their text (`dbId` and `displayName` by
- * {@link dbIdOf} and {@link displayNameOf}).
- */
-const RANKED_NODES = `
+/** Cypher: from `nodeId, score` rows (one per source node) to the `$topK` best nodes `n` that still exist and have their text. */
+const BEST_NODES = `
 MATCH (n) WHERE elementId(n) = nodeId AND n[$prop] IS :: STRING NOT NULL
-WITH n, score ORDER BY score DESC, elementId(n) LIMIT $topK
-RETURN ${dbIdOf('n')} AS dbId,
+WITH n, score ORDER BY score DESC, elementId(n) LIMIT $topK`;
+
+/** Cypher: a search result's fields for node `n` (`dbId` and `displayName` by {@link dbIdOf} and {@link displayNameOf}). */
+const RESULT_FIELDS = `${dbIdOf('n')} AS dbId,
   ${displayNameOf('n')} AS displayName,
   n[$prop] AS text, score, labels(n) AS labels, elementId(n) AS nodeId`;
+
+/**
+ * Cypher: `rels`, some relationships of node `n` (at most `$scan`, neighbours that are index
+ * data skipped; `out` is true when `n` is the start), names cut to `$nameChars` so rows stay small.
+ */
+const NODE_RELS = `
+CALL {
+  WITH n
+  MATCH (n)-[r]-(m) WHERE ${notIndexNode('m')}
+  WITH n, r, m LIMIT $scan
+  RETURN collect({type: type(r), out: startNode(r) = n,
+    dbId: ${dbIdOf('m')},
+    displayName: left(${displayNameOf('m')}, $nameChars),
+    labels: labels(m)}) AS rels
+}`;
+
+/** The tail of a search query: the best nodes and their fields. */
+const RANKED_NODES = `${BEST_NODES}
+RETURN ${RESULT_FIELDS}`;
+
+/**
+ * The same with each node's graph context (`rels` by {@link NODE_RELS}, `degree` from the count
+ * store), in the same round trip; sorted again after the per-node subquery.
+ */
+const RANKED_NODES_WITH_RELS = `${BEST_NODES}${NODE_RELS}
+WITH n, score, rels ORDER BY score DESC, elementId(n)
+RETURN ${RESULT_FIELDS}, rels, COUNT { (n)--() } AS degree`;
 
 /** `$k` vector-index chunk hits for `$vector`, best score per source node. */
 const VECTOR_HITS = `
 CALL db.index.vector.queryNodes($index, $k, $vector) YIELD node AS c, score
 WITH c.nodeId AS nodeId, max(score) AS score`;
 
-/** `$k` full-text chunk hits for Lucene query `$q` (BM25), best score per source node. */
+/** `$kf` full-text chunk hits for Lucene query `$q` (BM25), best score per source node. */
 const FULLTEXT_HITS = `
-CALL db.index.fulltext.queryNodes($ftIndex, $q, {limit: $k}) YIELD node AS c, score
+CALL db.index.fulltext.queryNodes($ftIndex, $q, {limit: $kf}) YIELD node AS c, score
 WITH c.nodeId AS nodeId, max(score) AS score`;
-
-/** Vector search over index `$index`: `$k` chunk hits, one entry per node, the `$topK` best. */
-export const VECTOR_SEARCH = VECTOR_HITS + RANKED_NODES;
-
-/** Full-text search over `$ftIndex`, ranked by BM25: as {@link VECTOR_SEARCH}. */
-export const FULLTEXT_SEARCH = FULLTEXT_HITS + RANKED_NODES;
 
 /**
  * Hybrid search in one round trip: both candidate lists, each node's score in each list
@@ -193,7 +212,7 @@ export const FULLTEXT_SEARCH = FULLTEXT_HITS + RANKED_NODES;
  * lead (an exact name match far ahead of the rest) survives; docs/benchmarks.md has the
  * comparison. Scores lie in 0..1: 1 is first in both lists.
  */
-export const HYBRID_SEARCH = `
+const HYBRID_HITS = `
 CALL {${VECTOR_HITS}
   RETURN collect({nodeId: nodeId, score: score}) AS vector, max(score) AS vtop
 }
@@ -202,7 +221,18 @@ CALL {${FULLTEXT_HITS}
 }
 UNWIND [x IN vector | {nodeId: x.nodeId, s: $alpha * x.score / vtop}]
   + [x IN fulltext | {nodeId: x.nodeId, s: (1 - $alpha) * x.score / ftop}] AS hit
-WITH hit.nodeId AS nodeId, sum(hit.s) AS score${RANKED_NODES}`;
+WITH hit.nodeId AS nodeId, sum(hit.s) AS score`;
+
+/**
+ * The search query of a mode, all in one round trip: `vector` over index `$index` (`$k` chunk
+ * hits for `$vector`), `fulltext` over `$ftIndex` (`$kf` hits for `$q`, ranked by BM25) or
+ * `hybrid` (both, {@link HYBRID_HITS}); then one entry per node, the `$topK` best, and with
+ * `withRels` each result's `rels` and `degree` as well (`$scan`, `$nameChars`).
+ */
+export function searchQuery(mode: 'vector' | 'fulltext' | 'hybrid', withRels: boolean): string {
+  const hits = mode === 'vector' ? VECTOR_HITS : mode === 'fulltext' ? FULLTEXT_HITS : HYBRID_HITS;
+  return hits + (withRels ? RANKED_NODES_WITH_RELS : RANKED_NODES);
+}
 
 /** Which kind of index the database says does not exist, or null for any other error. */
 export function missingIndexKind(err: unknown): 'vector' | 'fulltext' | null {
@@ -212,29 +242,10 @@ export function missingIndexKind(err: unknown): 'vector' | 'fulltext' | null {
 }
 
 /**
- * Some relationships of each node in `$ids` (elementIds) for search results' graph context:
- * at most `$scan` per node, neighbours that are index data skipped, with each node's full
- * `degree` from the count store. `out` is true when the node is the relationship's start.
- * Names are cut to `$nameChars` here, so rows stay small; kept neighbours carry no `__` label.
- */
-export const NEIGHBORS = `
-UNWIND $ids AS id
-MATCH (n) WHERE elementId(n) = id
-CALL {
-  WITH n
-  MATCH (n)-[r]-(m) WHERE ${notIndexNode('m')}
-  WITH n, r, m LIMIT $scan
-  RETURN collect({type: type(r), out: startNode(r) = n,
-    dbId: ${dbIdOf('m')},
-    displayName: left(${displayNameOf('m')}, $nameChars),
-    labels: labels(m)}) AS rels
-}
-RETURN id AS nodeId, rels, COUNT { (n)--() } AS degree`;
-
-/**
  * The node whose id, as results report it ({@link dbIdOf}), is `$id` (an integer): by its
  * `dbId` property, else by database id for a node without an integer `dbId`. Index data never
- * matches. Several nodes sharing a `dbId` property: the oldest.
+ * matches. Several nodes sharing a `dbId` property: the oldest. With its relationships as the
+ * search query reads them (`rels`, `degree`; `$scan`, `$nameChars`), in the same round trip.
  */
 export const NODE_BY_DBID = `
 CALL {
@@ -243,5 +254,5 @@ CALL {
   MATCH (n) WHERE id(n) = $id RETURN n
 }
 WITH n WHERE ${dbIdOf('n')} = $id AND ${NOT_INDEX_NODE}
-RETURN n, elementId(n) AS nodeId, ${displayNameOf('n')} AS displayName
-ORDER BY id(n) LIMIT 1`;
+WITH n ORDER BY id(n) LIMIT 1${NODE_RELS}
+RETURN n, ${displayNameOf('n')} AS displayName, rels, COUNT { (n)--() } AS degree`;

@@ -3,9 +3,7 @@
  * answer (and an agent) sees what a node is connected to without another query. Bounded in
  * rows (a scan cap per node, then `perNode`) and characters (names and labels cut).
  */
-import neo4j, { type Session } from 'neo4j-driver';
 import type { Neighbor } from '../contract/search.js';
-import { NEIGHBORS } from './dialect.js';
 
 /** Relationships read per node before picking: hubs with 10⁵ edges cost no more than this. */
 export const NEIGHBOR_SCAN = 200;
@@ -22,7 +20,7 @@ export interface NodeContext {
   degree: number;
 }
 
-/** A relationship as NEIGHBORS returns it. */
+/** A relationship as the search query's `rels` hold it. */
 export interface RawNeighbor {
   type: string;
   out: boolean;
@@ -64,24 +62,7 @@ export function pickNeighbors(raw: readonly RawNeighbor[], perNode: number): Nei
   return picked;
 }
 
-/** Reads the context of nodes by elementId in one query; nodes that are gone are left out. */
-export async function fetchNeighbors(
-  session: Pick<Session, 'run'>,
-  nodeIds: readonly string[],
-  { perNode }: { perNode: number },
-): Promise<Map<string, NodeContext>> {
-  const out = new Map<string, NodeContext>();
-  if (!nodeIds.length || perNode < 1) return out;
-  const { records } = await session.run(NEIGHBORS, {
-    ids: [...new Set(nodeIds)],
-    scan: neo4j.int(NEIGHBOR_SCAN),
-    nameChars: neo4j.int(NEIGHBOR_NAME_CHARS),
-  });
-  for (const r of records) {
-    out.set(r.get('nodeId') as string, {
-      neighbors: pickNeighbors(r.get('rels') as RawNeighbor[], perNode),
-      degree: Number(r.get('degree')),
-    });
-  }
-  return out;
+/** A node's context from the `rels` and `degree` the search query returned with it (`searchQuery` in ./dialect.ts). */
+export function nodeContext(rels: readonly RawNeighbor[], degree: unknown, perNode: number): NodeContext {
+  return { neighbors: pickNeighbors(rels, perNode), degree: Number(degree) };
 }

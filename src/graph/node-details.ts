@@ -9,7 +9,7 @@ import type { NodeDetails } from '../contract/graph.js';
 import { DomainError, isDependencyDown } from '../errors.js';
 import { INDEX_LABEL_PREFIX, NODE_BY_DBID } from './dialect.js';
 import type { GraphStore } from './driver.js';
-import { fetchNeighbors } from './neighbors.js';
+import { NEIGHBOR_NAME_CHARS, NEIGHBOR_SCAN, pickNeighbors, type RawNeighbor } from './neighbors.js';
 import { toPlainJson, vectorLength, type Json } from './plain-json.js';
 
 /** Neighbours returned at most (round-robin over relationship types and directions). */
@@ -50,12 +50,14 @@ export async function readNodeDetails(
     try {
       return await session.executeRead(
         async (tx) => {
-          const { records } = await tx.run(NODE_BY_DBID, { id: neo4j.int(id) });
+          const { records } = await tx.run(NODE_BY_DBID, {
+            id: neo4j.int(id),
+            scan: neo4j.int(NEIGHBOR_SCAN),
+            nameChars: neo4j.int(NEIGHBOR_NAME_CHARS),
+          });
           const row = records[0];
           if (!row) throw new DomainError('not-found', 'unknown-node', `no node with dbId ${id} in graph "${database}"`);
           const node = row.get('n') as Node;
-          const nodeId = row.get('nodeId') as string;
-          const context = (await fetchNeighbors(tx, [nodeId], { perNode: NODE_NEIGHBORS })).get(nodeId);
           const { shown, omitted } = visibleProperties(node.properties);
           return {
             dbId: id,
@@ -63,8 +65,8 @@ export async function readNodeDetails(
             labels: node.labels,
             properties: shown,
             omitted_properties: omitted,
-            degree: context?.degree ?? 0,
-            neighbors: context?.neighbors ?? [],
+            degree: Number(row.get('degree')),
+            neighbors: pickNeighbors(row.get('rels') as RawNeighbor[], NODE_NEIGHBORS),
           };
         },
         { timeout: timeoutMs },

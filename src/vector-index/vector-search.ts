@@ -3,28 +3,31 @@
  * agent's `vector_search` tool and MCP (all through `deps.search`). Three modes:
  *
  * - `vector`: the query is embedded with the named model and the vector index is asked for
- *   `top_k × 4` chunk hits, so that after keeping one entry per source node (its best chunk's
- *   score) there are still `top_k` nodes in most cases.
+ *   `top_k × 6` chunk hits ({@link OVERFETCH}: chosen from measured recall), so that after keeping
+ *   one entry per source node (its best chunk's score) there are still `top_k` nodes in most cases.
  * - `fulltext`: the query's words go to the Lucene index over the same chunks (header + text),
  *   ranked by BM25. A query without a single indexable word is searched as `vector`.
  * - `hybrid`: both candidate lists, fused per node by a weighted sum of normalised scores
- *   (HYBRID_SEARCH in src/graph/dialect.ts). An index built before the full-text index existed
+ *   (`searchQuery` in src/graph/dialect.ts). An index built before the full-text index existed
  *   is searched as `vector` until its next build.
  *
  * Each mode is one query, one round trip: a second one (fusing here, then reading the nodes)
- * cost hybrid ~0.8 ms, half of a vector search.
+ * cost hybrid ~0.8 ms, half of a vector search. With `neighbors`, each result also carries some
+ * of its relationships (src/graph/neighbors.ts), read by the same query.
  *
- * With `neighbors`, each result also carries some of its relationships (src/graph/neighbors.ts).
+ * The query vector comes from ./query-vectors.ts: concurrent identical queries share one
+ * embedding call and recent ones are kept.
  */
 import neo4j, { type Session } from 'neo4j-driver';
 import type { Config } from '../config.js';
 import type { EmbedderPool } from '../embeddings/embedders.js';
 import type { GraphStore } from '../graph/driver.js';
 import { DomainError } from '../errors.js';
-import { FULLTEXT_SEARCH, HYBRID_SEARCH, VECTOR_SEARCH, fulltextIndexName, missingIndexKind } from '../graph/dialect.js';
-import { fetchNeighbors } from '../graph/neighbors.js';
+import { fulltextIndexName, missingIndexKind, searchQuery } from '../graph/dialect.js';
+import { NEIGHBOR_NAME_CHARS, NEIGHBOR_SCAN, nodeContext, type RawNeighbor } from '../graph/neighbors.js';
 import { unknownModel } from '../embeddings/embedders.js';
 import { toLuceneQuery } from './fulltext-query.js';
+import { createQueryVectors, type QueryVectors } from './query-vectors.js';
 import { resolveIndexName } from './index-build.js';
 import { findModel } from '../contract/models.js';
 import type { RetrievalMode, SourceNode } from '../contract/search.js';
@@ -37,8 +40,29 @@ export interface VectorSearchDeps {
   readonly embedders: EmbedderPool;
 }
 
-/** Chunk hits requested per wanted node (several chunks of one node may rank high). */
-export const OVERFETCH = 4;
+/**
+ * Vector-index chunk hits asked per wanted node. Two jobs: several chunks of one node may rank
+ * high (one entry per node is kept), and Neo4j's HNSW search uses the number asked as its beam,
+ * so it is also the recall knob. Measured on WikiPathways with all-MiniLM-L6-v2 (2,866 chunks,
+ * 200 titles, `bench:search -- --peer --recall`), recall@k against the exact answer: top_k 10:
+ * ×1 0.849, ×2 0.954, ×4 0.967, ×6 0.971, ×10 0.971; top_k 5: ×4 0.942, ×6 0.948, ×10 0.949.
+ * ×6 is the smallest factor within 0.005 of the saturated recall at both; the database time
+ * hardly moves with it (p50 2.3–2.8 ms from ×1 to ×10), so recall decides (docs/benchmarks.md).
+ */
+export const OVERFETCH = 6;
+
+/**
+ * Chunk hits asked of each list per wanted node in `fulltext` and `hybrid` mode. Lucene's top
+ * hits are exact, so for full-text this only covers several chunks of one node; hybrid's weight
+ * was tuned with both lists at ×4, and a longer vector list (×6) cost it a little
+ * (bench:quality: description recall@5 0.997 → 0.995, question recall@1 0.928 → 0.923).
+ */
+export const LIST_OVERFETCH = 4;
+
+/** Chunk hits asked of an index for `topK` nodes: `topK × overfetch`, rounded up. */
+export function candidateCount(topK: number, overfetch = OVERFETCH): number {
+  return Math.ceil(topK * overfetch);
+}
 
 /**
  * Weight of the vector scores in hybrid mode (the full-text scores get the rest). With
@@ -69,47 +93,65 @@ export interface VectorSearcherOptions {
   textProperty?: string;
   /** Weight of the vector scores in hybrid mode, 0..1; default {@link HYBRID_ALPHA}. bench:quality compares others. */
   alpha?: number;
+  /** Vector-index chunk hits asked per wanted node in `vector` mode; default {@link OVERFETCH}. bench:search --recall compares others. */
+  overfetch?: number;
+  /** Query embedding (cache and coalescing); default one of `QUERY_VECTOR_CACHE_SIZE` vectors over `deps.embedders`. */
+  queryVectors?: QueryVectors;
 }
-
-/** A result row as the search queries return it: the node plus its elementId. */
-type Row = SourceNode & { nodeId: string };
 
 /** Builds the searcher every caller uses. */
 export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearcherOptions = {}): VectorSearcher {
   const { config } = deps;
   const prop = opts.textProperty ?? config.TEXT_PROPERTY;
   const alpha = opts.alpha ?? HYBRID_ALPHA;
+  const overfetch = opts.overfetch ?? OVERFETCH;
 
-  const embedQuery = async (model: string, query: string): Promise<number[] | null> => {
-    const embedder = await deps.embedders.get(model);
-    const [vector] = await embedder.embed([query]);
-    // A query with no known token embeds to zeros, which has no cosine similarity to anything.
-    return vector?.some((x) => x !== 0) ? Array.from(vector) : null;
+  // A query with no known token embeds to zeros (null here), which has no cosine similarity to anything.
+  const queryVectors = opts.queryVectors ?? createQueryVectors({ embedders: deps.embedders, size: config.QUERY_VECTOR_CACHE_SIZE });
+
+  /** One round trip: the mode's query, each node's relationships included when `neighbors` > 0. */
+  const run = async (session: Session, mode: RetrievalMode, params: Record<string, unknown>, topK: number, neighbors: number) => {
+    const { records } = await session.run(searchQuery(mode, neighbors > 0), {
+      ...params,
+      prop,
+      alpha,
+      k: neo4j.int(candidateCount(topK, mode === 'vector' ? overfetch : LIST_OVERFETCH)),
+      kf: neo4j.int(candidateCount(topK, LIST_OVERFETCH)),
+      topK: neo4j.int(topK),
+      scan: neo4j.int(NEIGHBOR_SCAN),
+      nameChars: neo4j.int(NEIGHBOR_NAME_CHARS),
+    });
+    return records.map((r): SourceNode => {
+      const { nodeId: _, rels, degree, ...node } = r.toObject() as SourceNode & { nodeId: string; rels?: RawNeighbor[]; degree?: unknown };
+      return rels ? { ...node, ...nodeContext(rels, degree, neighbors) } : node;
+    });
   };
 
-  const run = async (session: Session, query: string, params: Record<string, unknown>, topK: number): Promise<Row[]> => {
-    const { records } = await session.run(query, { ...params, prop, k: neo4j.int(topK * OVERFETCH), topK: neo4j.int(topK) });
-    return records.map((r) => r.toObject() as Row);
-  };
-
-  /** One round trip per mode; `vector` is null for a query without a known token, `q` without a word. */
-  const byMode = {
-    vector: (session: Session, index: string, vector: number[] | null, _q: string | null, topK: number) =>
-      vector ? run(session, VECTOR_SEARCH, { index, vector }, topK) : Promise.resolve([]),
-    fulltext: (session: Session, index: string, _v: number[] | null, q: string | null, topK: number) =>
-      q ? run(session, FULLTEXT_SEARCH, { ftIndex: fulltextIndexName(index), q }, topK) : Promise.resolve([]),
-    async hybrid(session: Session, index: string, vector: number[] | null, q: string | null, topK: number): Promise<Row[]> {
-      if (!vector) return byMode.fulltext(session, index, vector, q, topK);
-      if (!q) return byMode.vector(session, index, vector, q, topK);
-      try {
-        return await run(session, HYBRID_SEARCH, { index, ftIndex: fulltextIndexName(index), vector, q, alpha }, topK);
-      } catch (err) {
-        // An index built before full-text search existed: search it by meaning until the next
-        // build adds the full-text index, rather than failing every chat lookup.
-        if (missingIndexKind(err) === 'fulltext') return byMode.vector(session, index, vector, q, topK);
-        throw err;
-      }
-    },
+  /**
+   * The query a search runs: `vector` is null for a query without a known token, `q` for one
+   * without a word; hybrid falls back to the mode that has something to search with.
+   */
+  const searchIn = async (
+    session: Session,
+    index: string,
+    mode: RetrievalMode,
+    vector: readonly number[] | null,
+    q: string | null,
+    topK: number,
+    neighbors: number,
+  ): Promise<SourceNode[]> => {
+    const ftIndex = fulltextIndexName(index);
+    if (mode === 'hybrid' && !vector) mode = 'fulltext';
+    if (mode === 'hybrid' && !q) mode = 'vector';
+    if ((mode === 'vector' && !vector) || (mode === 'fulltext' && !q)) return [];
+    try {
+      return await run(session, mode, { index, ftIndex, vector, q }, topK, neighbors);
+    } catch (err) {
+      // An index built before full-text search existed: search it by meaning until the next
+      // build adds the full-text index, rather than failing every chat lookup.
+      if (mode === 'hybrid' && missingIndexKind(err) === 'fulltext') return run(session, 'vector', { index, vector }, topK, neighbors);
+      throw err;
+    }
   };
 
   return {
@@ -125,21 +167,12 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
       const q = mode === 'vector' ? null : toLuceneQuery(query);
       // A full-text query with no indexable word is searched by meaning instead.
       const effective: RetrievalMode = mode === 'fulltext' && !q ? 'vector' : mode;
-      const vector = effective === 'fulltext' ? null : await embedQuery(model, query);
+      const vector = effective === 'fulltext' ? null : await queryVectors.get(model, query);
       // Auto-commit queries (RUN + PULL in one round trip) rather than executeQuery's managed
       // transaction (BEGIN, RUN, PULL, COMMIT): ~2 ms less per search on a local server.
       const session = deps.graph.driver.session({ database: graph, defaultAccessMode: neo4j.session.READ });
       try {
-        const rows = await byMode[effective](session, index, vector, q, topK);
-        if (neighbors > 0 && rows.length) {
-          const context = await fetchNeighbors(
-            session,
-            rows.map((r) => r.nodeId),
-            { perNode: neighbors },
-          );
-          for (const row of rows) Object.assign(row, context.get(row.nodeId));
-        }
-        return rows.map(({ nodeId: _, ...node }) => node);
+        return await searchIn(session, index, effective, vector, q, topK, neighbors);
       } catch (err) {
         if (missingIndexKind(err)) throw noIndex(graph, model, index);
         throw err;

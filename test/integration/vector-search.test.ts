@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildVectorIndex } from '../../src/vector-index/index-build.js';
-import { createVectorSearcher } from '../../src/vector-index/vector-search.js';
+import { LIST_OVERFETCH, OVERFETCH, candidateCount, createVectorSearcher } from '../../src/vector-index/vector-search.js';
 import { fulltextIndexName } from '../../src/graph/dialect.js';
 import { generateProse } from '../../scripts/bench-prose.js';
 import { createTestApp } from '../helpers/deps.js';
@@ -97,6 +97,23 @@ describe('POST /vector/search', () => {
   });
 });
 
+/** A driver whose sessions record the parameters of every query they run. */
+function countingDriver() {
+  const runs: Record<string, unknown>[] = [];
+  const counting = {
+    session: (o: Parameters<typeof driver.session>[0]) => {
+      const s = driver.session(o);
+      const run = s.run.bind(s);
+      s.run = ((query: string, params: Record<string, unknown>) => {
+        runs.push(params);
+        return run(query, params);
+      }) as typeof s.run;
+      return s;
+    },
+  } as unknown as typeof driver;
+  return { counting, runs };
+}
+
 describe('search modes', () => {
   const hits = async (body: Record<string, unknown>) => {
     const res = await search({ graph_name: 'neo4j', model: MODEL, ...body });
@@ -165,6 +182,53 @@ describe('search modes', () => {
     // Without `neighbors`, results keep the contract's fields only.
     for (const h of await hits({ query: texts[3], mode: 'hybrid', top_k: 3 }))
       expect(Object.keys(h).sort()).toEqual(['dbId', 'displayName', 'labels', 'score', 'text']);
+  });
+
+  it.each(['vector', 'fulltext', 'hybrid'] as const)(
+    '%s: one round trip with graph context, same results in the same order',
+    async (mode) => {
+      const { counting, runs } = countingDriver();
+      const searcher = createVectorSearcher({ ...deps, graph: { ...deps.graph, driver: counting } });
+      for (const query of [texts[3]!, 'insulin signalling in the liver calcium', 'Calcium channels muscle']) {
+        const plain = await searcher.search({ query, graph: 'neo4j', model: MODEL, topK: 6, mode });
+        runs.length = 0;
+        const withContext = await searcher.search({ query, graph: 'neo4j', model: MODEL, topK: 6, mode, neighbors: 3 });
+        expect(runs).toHaveLength(1);
+        expect(withContext.map(({ neighbors, degree, ...node }) => node)).toEqual(plain);
+        for (const h of withContext) expect(h.degree).toBeGreaterThanOrEqual(h.neighbors!.length);
+      }
+    },
+  );
+});
+
+describe('over-fetch', () => {
+  it('asks for top_k × OVERFETCH chunks in vector mode, top_k × LIST_OVERFETCH per list in hybrid mode', async () => {
+    const { counting, runs } = countingDriver();
+    const searcher = createVectorSearcher({ ...deps, graph: { ...deps.graph, driver: counting } });
+    await searcher.search({ query: 'insulin signalling', graph: 'neo4j', model: MODEL, topK: 5, mode: 'vector' });
+    await searcher.search({ query: 'insulin signalling', graph: 'neo4j', model: MODEL, topK: 5, mode: 'hybrid' });
+    expect(runs.map((r) => [Number(r.k), Number(r.kf)])).toEqual([
+      [5 * OVERFETCH, 5 * LIST_OVERFETCH],
+      [5 * LIST_OVERFETCH, 5 * LIST_OVERFETCH],
+    ]);
+    expect(OVERFETCH).toBeGreaterThan(LIST_OVERFETCH);
+    expect(candidateCount(3, 1.5)).toBe(5);
+  });
+
+  it('keeps top_k nodes when one node owns many of the best chunks (what the over-fetch is for)', async () => {
+    const embedder = await deps.embedders.get(MODEL);
+    const own = embedder.chunk(texts[29]!).length;
+    // At ×1 the node's own chunks crowd the others out; the default leaves room for top_k nodes.
+    const narrow = await createVectorSearcher(deps, { overfetch: 1 }).search({
+      query: repeated,
+      graph: 'neo4j',
+      model: MODEL,
+      topK: own,
+      mode: 'vector',
+    });
+    expect(narrow.length).toBeLessThan(own);
+    const hits = await deps.search.search({ query: repeated, graph: 'neo4j', model: MODEL, topK: own, mode: 'vector' });
+    expect(hits).toHaveLength(own);
   });
 });
 
