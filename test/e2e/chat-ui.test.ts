@@ -228,6 +228,12 @@ describe('chat page against the real server', () => {
     route = { route: 'agent', confidence: 0.9 };
     const answer = 'The engine was designed by Charles Babbage, and Ada Lovelace wrote what many call the first program for it, in 1843.';
     agentReplies.push({ content: answer, pieceDelayMs: 120 });
+    // A lively stream costs no reads of the job.
+    const reads: string[] = [];
+    const count = (r: { url(): string }) => {
+      if (/\/api\/chat\/job\/[^/]+$/.test(new URL(r.url()).pathname)) reads.push(r.url());
+    };
+    page.on('request', count);
     await ask(page, 'Tell me about the engine, slowly');
     const msg = page.locator('.msg.assistant').last();
     await msg.locator('.answer.drafting').waitFor({ state: 'visible' });
@@ -240,6 +246,8 @@ describe('chat page against the real server', () => {
     await settled(page);
     expect((await msg.locator('.answer p').textContent())?.trim()).toBe(answer);
     expect(await msg.locator('.answer.drafting').count()).toBe(0);
+    page.off('request', count);
+    expect(reads).toEqual([]);
   });
 
   it('says so while a rate-limited model is asked again', async () => {

@@ -38,7 +38,17 @@ export interface SendOptions {
 const SILENCE_MS = 3_000;
 const POLL_MS = 1_500;
 
-const sleep = (ms: number) => new Promise((r) => window.setTimeout(r, ms));
+/** Waits `ms`, or less when `signal` aborts first. */
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const done = () => {
+      window.clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = window.setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
 
 /** Shows a job's error, or that the user stopped it. */
 function failed(view: AssistantView, error: string, retry?: () => void): void {
@@ -160,6 +170,8 @@ export class ChatPane {
 
   private async followToEnd(jobId: string, view: AssistantView, ctl: AbortController, retry?: () => void): Promise<boolean> {
     let answered: boolean | null = null;
+    const stopped = new AbortController();
+    ctl.signal.addEventListener('abort', () => stopped.abort(), { once: true });
     const end = (ok: boolean) => {
       answered = ok;
       if (ok) {
@@ -169,19 +181,15 @@ export class ChatPane {
       // The other path (stream or reads) stops here.
       stopped.abort();
     };
-    const stopped = new AbortController();
-    ctl.signal.addEventListener('abort', () => stopped.abort(), { once: true });
-    // A stream that is silent or failing does not make the user wait: the job is read directly
-    // as well, and whichever sees the end first shows it.
-    let polling: Promise<void> | null = null;
-    const poll = () => {
-      polling ??= this.pollJob(jobId, view, stopped.signal, retry, end);
-    };
-    let silence = window.setTimeout(poll, SILENCE_MS);
+    // A stream that is silent or failing does not make the user wait: while it is (no event or
+    // ping for 3 s, a second drop in a row, or given up), the job is read directly as well, and
+    // whichever sees the end first shows it. A lively stream costs no reads.
+    const link = { heardAt: Date.now(), down: false };
     const heard = () => {
-      window.clearTimeout(silence);
-      if (!polling) silence = window.setTimeout(poll, SILENCE_MS);
+      link.heardAt = Date.now();
+      link.down = false;
     };
+    const polling = this.pollJob(jobId, view, stopped.signal, () => link.down || Date.now() - link.heardAt >= SILENCE_MS, retry, end);
     const outcome = await followJob(
       jobId,
       {
@@ -206,38 +214,42 @@ export class ChatPane {
           if (answered !== null) return;
           if (state === 'reconnecting') {
             // One drop is resumed from the last event; a second in a row reads the job as well.
-            if (attempt > 1) poll();
+            if (attempt > 1) link.down = true;
             view.setStatus(`Connection lost — reconnecting (attempt ${attempt})…`, 'warn');
           } else if (state === 'open') view.setStatus(attempt ? 'Reconnected — resuming.' : 'Waiting for the answer…');
         },
       },
       { signal: stopped.signal },
     );
-    window.clearTimeout(silence);
     if (answered === null && !ctl.signal.aborted) {
-      if (outcome === 'gone') view.setStatus('Checking the job…', 'warn');
-      poll();
+      link.down = true;
+      view.setStatus(outcome === 'gone' ? 'Checking the job…' : 'The live stream is unavailable; checking the job instead…', 'warn');
     }
     await polling;
     return answered === true;
   }
 
   /**
-   * Reads the job every 1.5 s until it ends (or `signal` aborts); the answer's steps come from
-   * the session's stored copy, since the events were not seen.
+   * Reads the job every 1.5 s while `needed()` says the stream cannot be relied on, until the job
+   * ends (or `signal` aborts). A job that never ends expires (404); 200 failed reads in a row
+   * (the server is gone) give up. The answer's steps come from the session's stored copy, since
+   * its events were not seen.
    */
   private async pollJob(
     jobId: string,
     view: AssistantView,
     signal: AbortSignal,
+    needed: () => boolean,
     retry: (() => void) | undefined,
     end: (ok: boolean) => void,
   ) {
-    for (let i = 0; i < 400 && !signal.aborted; i++) {
-      if (i > 0) await sleep(POLL_MS);
+    for (let failures = 0; failures < 200; ) {
+      await sleep(POLL_MS, signal);
       if (signal.aborted) return;
+      if (!needed()) continue;
       try {
         const job = await request<JobView>('GET', `/chat/job/${encodeURIComponent(jobId)}`, { signal });
+        failures = 0;
         if (signal.aborted) return;
         if (job.status === 'done' && job.result) {
           await this.finishFromStore(view, job.result);
@@ -247,19 +259,17 @@ export class ChatPane {
           failed(view, job.error ?? 'unknown error', retry);
           return end(false);
         }
-        if (i === 0) view.setStatus('The live stream is slow or blocked; checking the job directly…', 'warn');
       } catch (err) {
         if (signal.aborted) return;
         if (err instanceof ApiError && err.kind === 'not-found') {
           view.fail('This answer is no longer available: the job expired.', retry);
           return end(false);
         }
+        failures += 1;
       }
     }
-    if (!signal.aborted) {
-      view.fail('Lost the connection to the server before the answer arrived.', retry);
-      end(false);
-    }
+    view.fail('Lost the connection to the server before the answer arrived.', retry);
+    end(false);
   }
 
   /** Shows a done job's answer with its steps and route from the session's stored message. */
