@@ -8,7 +8,7 @@ import { JOB_CANCELLED } from '../../contract/job-errors.js';
 import { ApiError, request } from './api.js';
 import { announce, byId } from './dom.js';
 import { AssistantView, storedAssistant, userMessage } from './messages.js';
-import { followJob } from './stream.js';
+import { followJob, wait } from './stream.js';
 
 /** What a send reports back to the page. */
 export interface SendHooks {
@@ -37,18 +37,6 @@ export interface SendOptions {
 /** After this long without an event the job is also read directly (a stream held by a proxy). */
 const SILENCE_MS = 3_000;
 const POLL_MS = 1_500;
-
-/** Waits `ms`, or less when `signal` aborts first. */
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const done = () => {
-      window.clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = window.setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 
 /** Shows a job's error, or that the user stopped it. */
 function failed(view: AssistantView, error: string, retry?: () => void): void {
@@ -91,24 +79,25 @@ export class ChatPane {
   /** Shows a stored session; resumes its running job (with its question) when the API names one. */
   show(s: ChatSessionView): void {
     this.clear(s.name);
-    let last: Turn | null = null;
+    // The last question and, when the session ends with one, its answer (which can be regenerated).
+    let question: Pick<Turn, 'text' | 'userLi'> | null = null;
+    let answer: AssistantView | null = null;
     for (const m of s.messages) {
       if (m.role === 'user') {
-        last = { text: m.content, userLi: userMessage(m.content), view: new AssistantView(), regenerate: true };
-        this.list.appendChild(last.userLi);
+        question = { text: m.content, userLi: this.list.appendChild(userMessage(m.content)) };
+        answer = null;
       } else {
-        const view = storedAssistant(m);
-        this.list.appendChild(view.el);
-        if (last) last.view = view;
+        answer = storedAssistant(m);
+        this.list.appendChild(answer.el);
       }
     }
     byId('empty-hint').hidden = s.messages.length + (s.pending_job_id ? 1 : 0) > 0;
     if (s.pending_job_id) {
       if (s.pending_message) this.list.appendChild(userMessage(s.pending_message));
       void this.run(s.pending_job_id, this.addView());
-    } else if (last && s.messages.at(-1)?.role === 'assistant') {
-      const turn = last;
-      turn.view.offerRegenerate(() => this.onAgain?.(turn));
+    } else if (question && answer) {
+      const turn: Turn = { ...question, view: answer, regenerate: true };
+      answer.offerRegenerate(() => this.onAgain?.(turn));
     }
     this.scroll(true);
   }
@@ -170,8 +159,6 @@ export class ChatPane {
 
   private async followToEnd(jobId: string, view: AssistantView, ctl: AbortController, retry?: () => void): Promise<boolean> {
     let answered: boolean | null = null;
-    const stopped = new AbortController();
-    ctl.signal.addEventListener('abort', () => stopped.abort(), { once: true });
     const end = (ok: boolean) => {
       answered = ok;
       if (ok) {
@@ -179,7 +166,7 @@ export class ChatPane {
         this.onAnswer?.();
       }
       // The other path (stream or reads) stops here.
-      stopped.abort();
+      ctl.abort();
     };
     // A stream that is silent or failing does not make the user wait: while it is (no event or
     // ping for 3 s, a second drop in a row, or given up), the job is read directly as well, and
@@ -189,7 +176,7 @@ export class ChatPane {
       link.heardAt = Date.now();
       link.down = false;
     };
-    const polling = this.pollJob(jobId, view, stopped.signal, () => link.down || Date.now() - link.heardAt >= SILENCE_MS, retry, end);
+    const polling = this.pollJob(jobId, view, ctl.signal, () => link.down || Date.now() - link.heardAt >= SILENCE_MS, retry, end);
     const outcome = await followJob(
       jobId,
       {
@@ -219,9 +206,9 @@ export class ChatPane {
           } else if (state === 'open') view.setStatus(attempt ? 'Reconnected — resuming.' : 'Waiting for the answer…');
         },
       },
-      { signal: stopped.signal },
+      { signal: ctl.signal },
     );
-    if (answered === null && !ctl.signal.aborted) {
+    if (!ctl.signal.aborted) {
       link.down = true;
       view.setStatus(outcome === 'gone' ? 'Checking the job…' : 'The live stream is unavailable; checking the job instead…', 'warn');
     }
@@ -244,7 +231,7 @@ export class ChatPane {
     end: (ok: boolean) => void,
   ) {
     for (let failures = 0; failures < 200; ) {
-      await sleep(POLL_MS, signal);
+      await wait(POLL_MS, signal);
       if (signal.aborted) return;
       if (!needed()) continue;
       try {

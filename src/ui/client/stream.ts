@@ -31,14 +31,16 @@ export type FollowOutcome = 'finished' | 'gone' | 'lost';
 
 const FINAL = new Set(['job_done', 'job_error']);
 
-const wait = (ms: number, signal?: AbortSignal) =>
+/** Waits `ms`, or less when `signal` aborts first; the abort listener is let go either way. */
+export const wait = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
-    const t = window.setTimeout(resolve, ms);
-    const abort = () => {
-      window.clearTimeout(t);
+    const done = () => {
+      window.clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
       resolve();
     };
-    signal?.addEventListener('abort', abort, { once: true });
+    const timer = window.setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
   });
 
 /** Streams the job's events into `handlers` until the final one. */
