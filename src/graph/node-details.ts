@@ -4,13 +4,14 @@
  * of neighbours. One read transaction with a server-side timeout; the Cypher is fixed, the id
  * a bound integer, so nothing a caller sends can write.
  */
-import neo4j, { Neo4jError, type Node } from 'neo4j-driver';
+import neo4j, { type Node } from 'neo4j-driver';
 import type { NodeDetails } from '../contract/graph.js';
 import { DomainError, isDependencyDown } from '../errors.js';
 import { INDEX_LABEL_PREFIX, NODE_BY_DBID } from './dialect.js';
 import type { GraphStore } from './driver.js';
-import { NEIGHBOR_NAME_CHARS, NEIGHBOR_SCAN, pickNeighbors, type RawNeighbor } from './neighbors.js';
+import { NEIGHBOR_NAME_CHARS, NEIGHBOR_SCAN, nodeContext, type RawNeighbor } from './neighbors.js';
 import { toPlainJson, vectorLength, type Json } from './plain-json.js';
+import { isTransactionTimeout } from './read-query.js';
 
 /** Neighbours returned at most (round-robin over relationship types and directions). */
 export const NODE_NEIGHBORS = 50;
@@ -65,8 +66,7 @@ export async function readNodeDetails(
             labels: node.labels,
             properties: shown,
             omitted_properties: omitted,
-            degree: Number(row.get('degree')),
-            neighbors: pickNeighbors(row.get('rels') as RawNeighbor[], NODE_NEIGHBORS),
+            ...nodeContext(row.get('rels') as RawNeighbor[], row.get('degree'), NODE_NEIGHBORS),
           };
         },
         { timeout: timeoutMs },
@@ -76,7 +76,7 @@ export async function readNodeDetails(
     }
   } catch (err) {
     if (err instanceof DomainError) throw err;
-    if (isDependencyDown(err) || (err instanceof Neo4jError && /TransactionTimedOut|Terminated/.test(err.code))) {
+    if (isDependencyDown(err) || isTransactionTimeout(err)) {
       throw new DomainError('unavailable', 'unavailable', 'the graph database is unavailable or too slow; try again shortly', {
         cause: err,
       });

@@ -120,11 +120,14 @@ export class ReadQueryError extends Error {
 
 const TIMEOUT_CODES = /TransactionTimedOut|Transaction\.Terminated|TransactionMarkedAsFailed/;
 
+/** True when the database stopped a transaction for its timeout (or terminated it). */
+export const isTransactionTimeout = (err: unknown): boolean => err instanceof Neo4jError && TIMEOUT_CODES.test(err.code);
+
 function toReadQueryError(err: unknown, limits: ReadQueryLimits): ReadQueryError {
   if (err instanceof ReadQueryError) return err;
   if (err instanceof QueryRefusedError) return new ReadQueryError(err.message, 'refused');
   if (err instanceof Neo4jError) {
-    if (TIMEOUT_CODES.test(err.code)) {
+    if (isTransactionTimeout(err)) {
       return new ReadQueryError(
         `the query was stopped after the ${limits.timeoutMs} ms timeout; make it cheaper (add LIMIT, anchor the MATCH on a label and property, avoid cartesian products)`,
         'timeout',
