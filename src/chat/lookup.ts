@@ -5,6 +5,7 @@
  */
 import type { Neighbor, SourceNode } from '../contract/search.js';
 import type { VectorSearcher } from '../vector-index/types.js';
+import { escapeMarkdown } from '../lib/text.js';
 import type { RouteHandler } from './types.js';
 
 /** Options of {@link createLookupHandler}. */
@@ -23,10 +24,7 @@ export const NO_RESULTS = 'No matching nodes were found in the graph.';
 
 /** Escapes characters that would make graph data into Markdown links, emphasis or HTML. */
 function inlineText(text: string): string {
-  return text
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/[\\`*_[\]<>#|~!]/g, '\\$&');
+  return escapeMarkdown(text.replace(/\s+/g, ' ').trim());
 }
 
 /**

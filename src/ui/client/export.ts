@@ -5,25 +5,25 @@
  */
 import type { ChatSessionView } from '../../contract/chat.js';
 import { request } from './api.js';
+import { escapeMarkdown } from '../../lib/text.js';
 import { announce } from './dom.js';
-
-/** Plain text (a name, a question) as Markdown that shows it as it is: no markup, no HTML. */
-const plain = (text: string) => text.replace(/[\\`*_[\]<>#|~]/g, '\\$&');
 
 /** The session as a Markdown document (answers are Markdown already; names and questions are escaped). */
 export function sessionMarkdown(s: ChatSessionView): string {
-  const out = [`# ${plain(s.name)}`, ''];
+  const out = [`# ${escapeMarkdown(s.name)}`, ''];
   let n = 0;
   for (const m of s.messages) {
     if (m.role === 'user') {
       n += 1;
-      out.push(`## Question ${n}`, '', ...m.content.split('\n').map((l) => `> ${plain(l)}`.trimEnd()), '');
+      out.push(`## Question ${n}`, '', ...m.content.split('\n').map((l) => `> ${escapeMarkdown(l)}`.trimEnd()), '');
       continue;
     }
     out.push(`## Answer${n ? ` ${n}` : ''}`, '', m.content.trim(), '');
     const done = m.events.find((e) => e.type === 'job_done');
     const names =
-      done?.type === 'job_done' ? (done.data.sources ?? []).map((src) => plain(src.displayName || `(unnamed, ID ${src.dbId})`)) : [];
+      done?.type === 'job_done'
+        ? (done.data.sources ?? []).map((src) => escapeMarkdown(src.displayName || `(unnamed, ID ${src.dbId})`))
+        : [];
     if (names.length) out.push('Sources:', '', ...names.map((name) => `- ${name}`), '');
   }
   return `${out.join('\n').trimEnd()}\n`;
