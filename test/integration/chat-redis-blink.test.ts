@@ -4,6 +4,7 @@
  * is down all end `done` or `error` once it is back.
  */
 import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { routerReply } from '../helpers/llm-server.js';
@@ -11,9 +12,10 @@ import { startHarness, type Harness } from './chat-harness.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PORT = String(16_000 + (process.pid % 1_000));
+const DIR = `${ROOT}.local/redis-blink-${PORT}`;
 const redis = (cmd: 'start' | 'stop') =>
   execFileSync('bash', [`${ROOT}scripts/redis.sh`, cmd], {
-    env: { ...process.env, REDIS_PORT: PORT, REDIS_DIR: `${ROOT}.local/redis-blink-${PORT}` },
+    env: { ...process.env, REDIS_PORT: PORT, REDIS_DIR: DIR },
     stdio: 'pipe',
   });
 
@@ -25,6 +27,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await h?.close();
   redis('stop');
+  rmSync(DIR, { recursive: true, force: true }); // a private instance: nothing in it is kept
 });
 
 it('ends every job that ran while Redis was down once it is back', async () => {
