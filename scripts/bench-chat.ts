@@ -164,7 +164,7 @@ async function main() {
     KV_PREFIX: `bench:${crypto.randomUUID().slice(0, 8)}:`,
   };
   const config = loadConfig(env);
-  const deps = createDeps(config, async () => null, 'node');
+  const deps = createDeps(config, async () => null);
   const threads = Array.from({ length: WORKERS }, () => new Worker(new URL(import.meta.url), { workerData: { role: 'worker', env } }));
   const local = WORKERS ? undefined : startWorker(config);
   await Promise.all(threads.map((w) => new Promise((r) => w.once('message', r))));

@@ -9,10 +9,12 @@ import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
+import { createNodeFetch } from '../src/runtime/node-fetch.js';
 import { createDeps } from '../src/server.js';
 
 const config = loadConfig(process.env);
-const deps = createDeps(config, async () => null);
+// The Node entry's outbound client (src/runtime/node.ts), so the figures are the service's.
+const deps = createDeps(config, async () => null, { fetch: createNodeFetch() });
 const app = createApp(deps);
 const server = serve({ fetch: app.fetch, port: Number(process.env.BENCH_PORT ?? 0) }, (info: AddressInfo) => {
   console.log(`listening ${info.port}`);

@@ -38,6 +38,8 @@ export interface StartOptions {
   serve: Serve;
   assets: AssetLoader;
   runtime: string;
+  /** The runtime's client for outbound calls to the embedding server (default: the global `fetch`). */
+  fetch?: typeof fetch;
 }
 
 /** A running service; `stop()` is idempotent. */
@@ -47,8 +49,9 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
-/** Builds the real dependencies from config. */
-export function createDeps(config: Config, assets: AssetLoader, runtime = 'node'): AppDeps {
+/** Builds the real dependencies from config; `fetch` as in {@link StartOptions}. */
+export function createDeps(config: Config, assets: AssetLoader, opts: { runtime?: string; fetch?: typeof fetch } = {}): AppDeps {
+  const { runtime = 'node', fetch } = opts;
   const log = createLogger(config.LOG_LEVEL, { runtime });
   const base = {
     config,
@@ -56,7 +59,7 @@ export function createDeps(config: Config, assets: AssetLoader, runtime = 'node'
     assets,
     graph: createGraphStore(config),
     kv: createKvStore({ url: config.KVSTORE_URL, prefix: config.KV_PREFIX }),
-    embedders: createEmbeddersFromConfig(config),
+    embedders: createEmbeddersFromConfig(config, { fetch }),
     llm: createLlmClients(config),
   };
   const skeleton = createSkeletonCache({
@@ -85,7 +88,7 @@ export function createDeps(config: Config, assets: AssetLoader, runtime = 'node'
 export async function startService(opts: StartOptions): Promise<RunningService> {
   const config = loadConfig(opts.env);
   const stopSignal = new AbortController();
-  const deps: AppDeps = { ...createDeps(config, opts.assets, opts.runtime), stopping: stopSignal.signal };
+  const deps: AppDeps = { ...createDeps(config, opts.assets, opts), stopping: stopSignal.signal };
   const app = createApp(deps);
   // SERVICE_ROLE: `all` serves and runs the chat worker, `api` only serves, `worker` only works.
   const serving = config.SERVICE_ROLE !== 'worker';

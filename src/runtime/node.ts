@@ -5,6 +5,7 @@ import type { Server } from 'node:http';
 import { describeStartError } from '../config.js';
 import { setClientAddress } from '../lib/client-address.js';
 import { startService, type Serve } from '../server.js';
+import { createNodeFetch } from './node-fetch.js';
 
 const PUBLIC = new URL('./public/', import.meta.url);
 
@@ -41,6 +42,7 @@ try {
     env: process.env,
     serve: nodeServe,
     runtime: 'node',
+    fetch: createNodeFetch(),
     assets: (path) =>
       readFile(new URL(path, PUBLIC)).then(
         (b) => new Uint8Array(b),
