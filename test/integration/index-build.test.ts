@@ -239,9 +239,15 @@ describe('index settings', () => {
       expect(idx?.state).toBe('ONLINE');
       expect((idx?.options as { indexConfig: Record<string, unknown> }).indexConfig['vector.hnsw.ef_construction']).toBe(40);
       expect(await indexContent(driver, f.index)).toEqual(before);
-      // The re-populated index answers searches over the existing chunk nodes.
-      const hits = await other.search.search({ query: texts[3]!, graph: 'neo4j', model: MODEL, topK: 1 });
+      // The re-populated index answers searches over the existing chunk nodes. The query is a
+      // chunk's own embedded text, so its vector is that chunk's: with the generated test model a
+      // node's whole text was not reliably nearest to its own chunks in a freshly built graph.
+      const [chunk] = await q(`MATCH (c:${quoteName(chunkLabel(f.index))} {nodeId: $id, chunk: 0}) RETURN c.chunkText AS t`, {
+        id: ids[3],
+      });
+      const hits = await other.search.search({ query: chunk!.t as string, graph: 'neo4j', model: MODEL, topK: 1 });
       expect(hits[0]?.text).toBe(texts[3]);
+      expect(hits[0]?.score).toBeCloseTo(1, 3);
     } finally {
       await other.close();
     }
