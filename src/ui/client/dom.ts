@@ -39,9 +39,3 @@ export function announce(text: string): void {
   live.textContent = '';
   window.setTimeout(() => (live.textContent = text), 50);
 }
-
-/** Shortens `text` to `max` characters with an ellipsis. */
-export function truncate(text: string, max: number): string {
-  const t = text.replace(/\s+/g, ' ').trim();
-  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
-}

@@ -7,7 +7,8 @@ import { ApiError, bootstrap, request } from './api.js';
 import { hideBanner, showBanner, showRateLimit } from './banner.js';
 import type { ChatSessionView } from '../../contract/chat.js';
 import { ChatPane, type SendOptions } from './chat.js';
-import { announce, byId, truncate } from './dom.js';
+import { cutText } from '../../lib/text.js';
+import { announce, byId } from './dom.js';
 import { exportSession } from './export.js';
 import { initSessionSearch } from './session-search.js';
 import { initSettings, type LlmConfig, type Settings } from './settings.js';
@@ -128,8 +129,8 @@ async function sendText(text: string, opts: SendOptions = {}): Promise<void> {
       session: (id, first) => {
         if (id !== sessionId) {
           setSession(id);
-          sidebar.upsert({ session_id: id, name: truncate(first, 60), created_at: Date.now() / 1000, messages: [{ content: first }] });
-          byId('chat-title').textContent = truncate(first, 60);
+          sidebar.upsert({ session_id: id, name: cutText(first, 60), created_at: Date.now() / 1000, messages: [{ content: first }] });
+          byId('chat-title').textContent = cutText(first, 60);
         }
         hideBanner();
       },

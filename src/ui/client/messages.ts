@@ -7,7 +7,8 @@ import type { JobEvent, Message } from '../../contract/chat.js';
 import type { ResultGraph } from '../../contract/graph.js';
 import type { SourceNode } from '../../contract/search.js';
 import { renderAnswer } from './answer.js';
-import { append, h, truncate } from './dom.js';
+import { cutText } from '../../lib/text.js';
+import { append, h } from './dom.js';
 import { graphButton } from './graph-view.js';
 import { renderMarkdown } from './markdown.js';
 import { sourceCard } from './source-card.js';
@@ -19,7 +20,7 @@ const fmtConfidence = (c: unknown) => (typeof c === 'number' ? c.toFixed(2) : '?
 
 function shortJson(value: unknown, max = 120): string {
   if (value === undefined) return '';
-  return truncate(typeof value === 'string' ? value : JSON.stringify(value), max);
+  return cutText(typeof value === 'string' ? value : JSON.stringify(value), max);
 }
 
 /** One line describing an event, or null for events that are not steps. */

@@ -6,7 +6,8 @@
 import type { NodeDetails } from '../../contract/graph.js';
 import type { Neighbor, SourceNode } from '../../contract/search.js';
 import { ApiError, request } from './api.js';
-import { append, h, truncate } from './dom.js';
+import { cutText } from '../../lib/text.js';
+import { append, h } from './dom.js';
 
 /** `-[TYPE]->` or `<-[TYPE]-`, as Cypher writes the direction. */
 export function arrow(n: Pick<Neighbor, 'type' | 'direction'>): string {
@@ -96,5 +97,5 @@ export function sourceCard(s: SourceNode): HTMLLIElement {
     loaded = true;
     void load(s.dbId, body);
   });
-  return h('li', { class: 'source' }, details, h('p', { class: 'snippet' }, truncate(s.text ?? '', 240)));
+  return h('li', { class: 'source' }, details, h('p', { class: 'snippet' }, cutText(s.text ?? '', 240)));
 }
