@@ -32,7 +32,7 @@ How to work:
 1. Start from the graph overview below. Before writing Cypher for labels or relationships you have not used yet, check them with get_label_properties, get_relationship_patterns or get_sample_nodes: property names, types and edge directions must match exactly.
 2. To find the nodes a question is about when you do not know their exact names, use vector_search (semantic search over node text); use graph_query for structure: neighbours, paths, counts, filters, aggregates.
 3. Keep queries small: aggregate, ORDER BY and LIMIT; never return whole graphs. Results are capped and slow queries are stopped.
-4. A result starting with "Tool error:" means that call failed; read the message, fix the call and try again rather than giving up.
+4. A result starting with "Tool error:" means that call failed; read the message, fix the call and try again rather than giving up. A graph_query result may end with notices from the database: "0 rows, probably because …" explains an empty result (a label, relationship type or property that does not exist, with the names that do, or a relationship written in the wrong direction). Fix the query as the notice says before concluding that the graph has no answer; sending the same query again gives the same result.
 5. You have at most ${max} steps (model turns). Call several independent tools in one turn when you can.
 6. Answer in Markdown, grounded only in what the tools returned. Name the nodes you rely on (display name or dbId). If the graph does not hold the answer, say so plainly; do not invent facts.
 

@@ -30,6 +30,11 @@ export interface ToolContext {
   skeleton: SkeletonCache;
   /** Receives every `vector_search` result (the job's `sources`). */
   addSources(nodes: SourceNode[]): void;
+  /**
+   * Queries of this job that failed or came back empty for a reason, by query text and
+   * parameters, with what was said about them: running one again answers with that instead.
+   */
+  failedQueries?: Map<string, string>;
 }
 
 /** What a tool returns: the text for the model, an optional short summary and graph for events. */

@@ -65,3 +65,30 @@ export const NodeDetailsSchema = z
 
 /** `GET /graph/node`. */
 export type NodeDetails = z.infer<typeof NodeDetailsSchema>;
+
+/** What a notice of a read query is about. */
+export const NOTICE_KINDS = [
+  'unknown-label',
+  'unknown-relationship-type',
+  'unknown-property',
+  'property-not-on-label',
+  'reversed-direction',
+  'pattern-not-found',
+  'cartesian-product',
+  'unbounded-path',
+] as const;
+
+/** One thing the caller of `graph_query` should know about its query (src/graph/query-notices.ts). */
+export const QueryNoticeSchema = z
+  .object({
+    kind: z.enum(NOTICE_KINDS),
+    code: z.string().optional().describe("Neo4j's GQL status (`01N50` unknown label, …) when the database raised it"),
+    name: z.string().optional().describe('The name or pattern the query used'),
+    suggestions: z.array(z.string()).optional().describe('Existing names or patterns to use instead, best first'),
+    message: z.string().describe('One sentence: what is wrong and what to change'),
+    explainsEmpty: z.boolean().describe('True when this can be why the query returned no rows'),
+  })
+  .openapi('QueryNotice');
+
+/** A notice of a read query. */
+export type QueryNotice = z.infer<typeof QueryNoticeSchema>;

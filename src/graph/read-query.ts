@@ -13,7 +13,10 @@ import type { GraphStore } from './driver.js';
 import { toPlainJson, type Json } from './plain-json.js';
 import { checkRanges } from './read-cost.js';
 import { checkPlan, checkQueryText, codeOf, QueryRefusedError } from './read-guard.js';
+import type { QueryNotice } from '../contract/graph.js';
+import { noticeLine, queryNotices } from './query-notices.js';
 import type { GraphCollector } from './result-graph.js';
+import type { SkeletonCache } from './skeleton-cache.js';
 
 /** Bounds of one query. */
 export interface ReadQueryLimits {
@@ -103,7 +106,23 @@ export interface ReadQueryResult {
   truncated: boolean;
   /** "showing N of M rows …" when truncated, else absent. */
   note?: string;
+  /** What the database and the schema say about the query (unknown names, reversed patterns, …); absent when nothing. */
+  notices?: QueryNotice[];
 }
+
+/** Options of {@link runReadQuery}. */
+export interface ReadQueryOptions {
+  /** Receives the nodes, relationships and paths of the rows returned (not of those cut). */
+  graph?: GraphCollector;
+  /**
+   * The schema the query is checked against for its notices (the skeleton cache). Without it
+   * the database's warnings are still passed on, with no suggested names.
+   */
+  schema?: Pick<SkeletonCache, 'schema'>;
+}
+
+/** How long a query waits for a schema that is not cached yet, when the database warned about a name. */
+const SCHEMA_WAIT_MS = 3_000;
 
 /** Why a query did not run or failed; `message` is meant for the caller (a model or a person). */
 export class ReadQueryError extends Error {
@@ -187,8 +206,9 @@ function fitChars(rows: Record<string, Json>[], maxChars: number): { kept: Recor
 }
 
 /**
- * Runs `cypher` read-only against `database`. With `graph`, the nodes, relationships and paths
- * of the rows returned (not of those cut) are also handed to that collector.
+ * Runs `cypher` read-only against `database`, with the notices of its `EXPLAIN` (see
+ * src/graph/query-notices.ts). With `graph`, the nodes, relationships and paths of the rows
+ * returned (not of those cut) are also handed to that collector.
  * @throws ReadQueryError — `refused` by policy, `unknown-graph`, `timeout`, `cypher` with the
  * database's message, or `unavailable`.
  */
@@ -198,7 +218,7 @@ export async function runReadQuery(
   cypher: string,
   params: Record<string, unknown> = {},
   limits: ReadQueryLimits,
-  { graph: collector }: { graph?: GraphCollector } = {},
+  { graph: collector, schema: schemas }: ReadQueryOptions = {},
 ): Promise<ReadQueryResult> {
   const countLimit = Math.max(limits.countLimit ?? 10_000, limits.maxRows);
   let release: (() => void) | undefined;
@@ -232,6 +252,11 @@ export async function runReadQuery(
       };
       const explained = await once((tx) => tx.run(EXPLAIN + cypher, params));
       checkPlan(explained.summary.queryType, explained.summary.plan as Plan | false, database);
+      // Unknown names are worth a short wait for the schema (their suggestions come from it);
+      // otherwise a schema not cached yet only skips the pattern checks of this one query.
+      const warned = explained.summary.notifications.some((n) => /Unknown/.test(n.code));
+      const schema = (await schemas?.schema(database, warned ? SCHEMA_WAIT_MS : 0)) ?? null;
+      const notices = queryNotices(cypher, explained.summary, schema);
 
       return await once(async (tx) => {
         const result = tx.run(cypher, params);
@@ -270,6 +295,7 @@ export async function runReadQuery(
           totalRows: total,
           totalIsExact: exact,
           truncated: notes.length > 0,
+          ...(notices.length ? { notices } : {}),
           ...(notes.length
             ? { note: `${notes.join('; ')}; aggregate, project fewer properties or add LIMIT/ORDER BY to see what matters` }
             : {}),
@@ -286,9 +312,11 @@ export async function runReadQuery(
   }
 }
 
-/** The model-facing text of a result: JSON rows, then the truncation note. */
+/** The model-facing text of a result: JSON rows, then the truncation note and the notices. */
 export function formatReadQueryResult(result: ReadQueryResult): string {
-  if (result.rows.length === 0) return `No rows. Columns: ${result.columns.join(', ') || '(none)'}`;
+  const notices = noticeLine(result.notices ?? [], result.rows.length);
+  const tail = notices ? `\n${notices}` : '';
+  if (result.rows.length === 0) return `No rows. Columns: ${result.columns.join(', ') || '(none)'}${tail}`;
   const body = JSON.stringify(result.rows);
-  return result.note ? `${body}\n(${result.note})` : body;
+  return `${result.note ? `${body}\n(${result.note})` : body}${tail}`;
 }

@@ -69,12 +69,21 @@ async function read(
   }
 }
 
+/**
+ * The labels a relationship type's start and end nodes carry, with counts, from the count store
+ * (exact, every type; which start goes with which end is not in it: see {@link typePatterns}).
+ */
+export interface TypeEnds {
+  from: Record<string, number>;
+  to: Record<string, number>;
+}
+
 /** Total, per-label and per-type counts from the count store, index data removed. */
 export async function graphCounts(
   graph: GraphStore,
   database: string,
   opts: SchemaOptions = {},
-): Promise<{ labels: LabelCount[]; types: TypeCount[] }> {
+): Promise<{ labels: LabelCount[]; types: TypeCount[]; ends: Map<string, TypeEnds> }> {
   const [row] = await read(graph, database, "CALL db.stats.retrieve('GRAPH COUNTS') YIELD data RETURN data", {}, opts);
   const data = (row?.data ?? {}) as {
     nodes?: { label?: string; count: number }[];
@@ -86,8 +95,22 @@ export async function graphCounts(
   const types = (data.relationships ?? [])
     .filter((r) => r.relationshipType !== undefined && !r.startLabel && !r.endLabel && r.count > 0)
     .map((r) => ({ type: r.relationshipType!, count: Number(r.count) }));
+  const ends = new Map<string, TypeEnds>();
+  for (const r of data.relationships ?? []) {
+    const label = r.startLabel ?? r.endLabel;
+    if (r.relationshipType === undefined || !label || isIndexLabel(label) || r.count <= 0) continue;
+    const e = ends.get(r.relationshipType) ?? { from: {}, to: {} };
+    (r.startLabel ? e.from : e.to)[label] = Number(r.count);
+    ends.set(r.relationshipType, e);
+  }
   const byCount = <T extends { count: number }>(a: T, b: T) => b.count - a.count;
-  return { labels: labels.sort(byCount), types: types.sort(byCount) };
+  return { labels: labels.sort(byCount), types: types.sort(byCount), ends };
+}
+
+/** Every property key of the database, internals (`__…`) left out. */
+export async function propertyKeys(graph: GraphStore, database: string, opts: SchemaOptions = {}): Promise<string[]> {
+  const rows = await read(graph, database, 'CALL db.propertyKeys() YIELD propertyKey RETURN propertyKey', {}, opts);
+  return rows.map((r) => String(r.propertyKey)).filter((k) => !k.startsWith('__'));
 }
 
 const cleanType = (t: string) => t.replace(/ NOT NULL/g, '');

@@ -7,7 +7,17 @@
  * blocking and refreshes it when it gets old.
  */
 import type { GraphStore } from './driver.js';
-import { formatPattern, graphCounts, labelProperties, typePatterns, type LabelCount, type Pattern, type PropertyInfo } from './schema.js';
+import {
+  formatPattern,
+  graphCounts,
+  labelProperties,
+  propertyKeys,
+  typePatterns,
+  type LabelCount,
+  type Pattern,
+  type PropertyInfo,
+  type TypeEnds,
+} from './schema.js';
 
 /** The raw material of a skeleton. */
 export interface SkeletonData {
@@ -15,6 +25,12 @@ export interface SkeletonData {
   labels: LabelCount[];
   patterns: Pattern[];
   relationshipCount: number;
+  /** Every relationship type in use, most common first. */
+  types: string[];
+  /** Start and end labels of every type (count store); absent in hand-made data. */
+  ends?: Map<string, TypeEnds>;
+  /** Every property key the database knows (`db.propertyKeys()`), index internals left out. */
+  propertyKeys: string[];
   /** Main properties of the largest labels (others were not sampled). */
   properties: Map<string, PropertyInfo[]>;
 }
@@ -52,7 +68,9 @@ export async function computeSkeleton(graph: GraphStore, database: string, opts:
     properties.set(l.label, (await labelProperties(graph, database, l.label, opts)).properties);
   }
   const relationshipCount = opts.labelFilter ? patterns.reduce((n, p) => n + p.count, 0) : counts.types.reduce((n, t) => n + t.count, 0);
-  return { database, labels, patterns, relationshipCount, properties };
+  const types = counts.types.map((t) => t.type);
+  const keys = await propertyKeys(graph, database, opts);
+  return { database, labels, patterns, relationshipCount, types, ends: counts.ends, propertyKeys: keys, properties };
 }
 
 const num = (n: number) => n.toLocaleString('en-US');

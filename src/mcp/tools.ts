@@ -8,6 +8,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { QueryNoticeSchema } from '../contract/graph.js';
 import { SourceNodeSchema } from '../contract/search.js';
 import type { AppDeps } from '../deps.js';
 import {
@@ -19,10 +20,11 @@ import {
   topKField,
 } from '../tools/definitions.js';
 import { isDependencyDown, toAppError } from '../errors.js';
+import { noticeLine } from '../graph/query-notices.js';
 import { ReadQueryError, readQueryLimits, runReadQuery } from '../graph/read-query.js';
 
 /** What the tools use from the app's dependencies. */
-export type McpToolDeps = Pick<AppDeps, 'config' | 'graph' | 'search' | 'log'>;
+export type McpToolDeps = Pick<AppDeps, 'config' | 'graph' | 'search' | 'log' | 'skeleton'>;
 
 const VectorSearchOutput = {
   graph_name: z.string(),
@@ -39,6 +41,12 @@ const GraphQueryOutput = {
   totalIsExact: z.boolean(),
   truncated: z.boolean().describe('True when fewer rows are returned than the query produced'),
   note: z.string().optional().describe('"showing N of M rows …" when truncated'),
+  notices: z
+    .array(QueryNoticeSchema)
+    .optional()
+    .describe(
+      'What the database and the schema say about the query: unknown names with the closest existing ones, reversed relationships, …',
+    ),
 };
 
 /** A successful result: the structured value, and the same value as JSON text for clients that only read text. */
@@ -126,8 +134,11 @@ export function registerGraphTools(server: McpServer, deps: McpToolDeps): void {
         // built from them at start-up), and each call gets its own session and transaction, but
         // the driver and its connection pool are shared — a driver per call would pay a TCP and
         // Bolt handshake on every query and leave pools behind under load.
-        const result = await runReadQuery(deps.graph, graph, cypher_query, parameters ?? {}, limits);
-        return ok({ ...result });
+        const result = await runReadQuery(deps.graph, graph, cypher_query, parameters ?? {}, limits, { schema: deps.skeleton });
+        const line = noticeLine(result.notices ?? [], result.rows.length);
+        const value = ok({ ...result });
+        // The JSON stays the first block (clients parse it); the notices' sentence follows for readers of text.
+        return line ? { ...value, content: [...value.content, { type: 'text', text: line }] } : value;
       }),
   );
 }

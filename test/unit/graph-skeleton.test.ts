@@ -17,6 +17,8 @@ function small(): SkeletonData {
       { from: 'Person', type: 'FOLLOWS', to: 'Person', count: 40_000, estimated: true },
     ].sort((a, b) => b.count - a.count),
     relationshipCount: 42_500,
+    types: ['FOLLOWS', 'ACTED_IN'],
+    propertyKeys: ['name', 'born', 'embedding', 'rare', 'title'],
     properties: new Map([
       ['Person', [prop('name', 'STRING'), prop('born', 'INTEGER', 0.8), prop('embedding', 'VECTOR[512]'), prop('rare', 'STRING', 0.01)]],
       ['Movie', [prop('title', 'STRING')]],
@@ -53,6 +55,8 @@ describe('formatSkeleton', () => {
         estimated: false,
       })),
       relationshipCount: 1_000_000,
+      types: [],
+      propertyKeys: [],
       properties: new Map(labels.slice(0, 40).map((l) => [l.label, [prop('name', 'STRING'), prop('createdAt', 'DATE_TIME')]])),
     };
     for (const max of [DEFAULT_SKELETON_CHARS, 2_000, 8_000]) {
