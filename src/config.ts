@@ -19,6 +19,8 @@ const url = z.url();
 const GRAPHDB_SCHEMES = /^(bolt|neo4j)(\+s|\+ssc)?:\/\//i;
 /** Empty strings count as unset, as they do in most `.env` files. */
 const unsetIfEmpty = (v: unknown) => (v === '' ? undefined : v);
+/** An optional count of tokens (unset or empty: a default decided after parsing). */
+const optionalInt = z.preprocess(unsetIfEmpty, z.coerce.number().int().min(256).optional());
 const flag = z
   .enum(['true', 'false'])
   .default('false')
@@ -129,6 +131,18 @@ const EnvSchema = z.object({
   WORKER_SHUTDOWN_MS: z.coerce.number().int().min(0).default(30_000),
   /** Interval of the `: ping` comment on job event streams, in ms. */
   SSE_PING_MS: z.coerce.number().int().min(10).default(15_000),
+  /**
+   * Context window of the agent's and the router's models, in tokens: every call is made to fit
+   * (skeleton, older tool results, then history shortened). Unset: per role, 8,192 for a
+   * `local` provider, 128,000 for `hosted`. `LLM_CONTEXT_TOKENS` sets both roles.
+   */
+  LLM_CONTEXT_TOKENS: optionalInt,
+  LLM_AGENT_CONTEXT_TOKENS: optionalInt,
+  LLM_ROUTER_CONTEXT_TOKENS: optionalInt,
+  /** Tokens a model may write per call (sent as `max_tokens`, which every server honours). */
+  LLM_MAX_TOKENS: z.coerce.number().int().min(16).default(1_024),
+  /** OpenAI-compatible server of the server-provider embedding models (`all-minilm`, …). Unset: `LOCAL_LLM_BASE_URL`. */
+  EMBEDDING_BASE_URL: z.preprocess(unsetIfEmpty, url.optional()),
   /** Timeout of one language-model call, in ms. */
   LLM_TIMEOUT_MS: z.coerce.number().int().min(100).default(120_000),
   /** Wait between retries of a language-model call answered with HTTP 429, in ms. */
@@ -185,12 +199,18 @@ type Env = z.infer<typeof EnvSchema>;
 
 /** The parsed configuration: every variable, defaults applied, derived values filled in. */
 export type Config = Readonly<
-  Omit<Env, 'ROUTER_PROVIDER' | 'VECTOR_INDEX_NAME' | 'ANON_LIMITS'> & {
+  Omit<Env, 'ROUTER_PROVIDER' | 'VECTOR_INDEX_NAME' | 'ANON_LIMITS' | 'LLM_AGENT_CONTEXT_TOKENS' | 'LLM_ROUTER_CONTEXT_TOKENS' | 'EMBEDDING_BASE_URL'> & {
     ROUTER_PROVIDER: Env['LLM_PROVIDER'];
+    LLM_AGENT_CONTEXT_TOKENS: number;
+    LLM_ROUTER_CONTEXT_TOKENS: number;
+    EMBEDDING_BASE_URL: string;
     VECTOR_INDEX_NAME: string;
     ANON_LIMITS: 'none' | 'address';
   }
 >;
+
+/** Context window assumed for a provider's models: local servers often run 8k (Ollama less, unless set); hosted ones 128k. */
+const contextDefault = (provider: Env['LLM_PROVIDER']) => (provider === 'local' ? 8_192 : 128_000);
 
 /** Thrown by {@link loadConfig}; its message is the one line to print. */
 export class ConfigError extends Error {
@@ -220,6 +240,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     ...e,
     ANON_LIMITS: e.ANON_LIMITS ?? (production ? 'address' : 'none'),
     ROUTER_PROVIDER: routerProvider,
+    LLM_AGENT_CONTEXT_TOKENS: e.LLM_AGENT_CONTEXT_TOKENS ?? e.LLM_CONTEXT_TOKENS ?? contextDefault(e.LLM_PROVIDER),
+    LLM_ROUTER_CONTEXT_TOKENS: e.LLM_ROUTER_CONTEXT_TOKENS ?? e.LLM_CONTEXT_TOKENS ?? contextDefault(routerProvider),
+    EMBEDDING_BASE_URL: e.EMBEDDING_BASE_URL ?? e.LOCAL_LLM_BASE_URL,
     VECTOR_INDEX_NAME: e.VECTOR_INDEX_NAME ?? indexName(e.GRAPHDB_GRAPH, e.EMBEDDING_MODEL),
   });
 }

@@ -10,6 +10,8 @@
 import type OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionMessageFunctionToolCall, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { JobEvent, TokenUsage } from '../contract/chat.js';
+import { estimateTokens, fitContext } from '../llm/context-budget.js';
+import { noteRefusal } from '../llm/protocol.js';
 import { addUsage, usageOf } from '../llm/usage.js';
 import type { LlmTarget } from '../llm/types.js';
 import { type CompleteOptions, complete } from '../llm/complete.js';
@@ -66,34 +68,32 @@ export async function runAgentLoop(opts: AgentLoopOptions): Promise<AgentLoopRes
   const delayMs = opts.retryDelayMs ?? 2_000;
   const tools = toOpenAiTools(opts.tools);
   const messages = [...opts.messages];
+  const questionIndex = messages.findLastIndex((m) => m.role === 'user');
+  const { llm } = opts;
+  const budget = { contextTokens: llm.contextTokens, reserveTokens: llm.maxTokens, setting: llm.contextSetting };
   let usage: TokenUsage | null = null;
 
   for (let iteration = 1; iteration <= max; iteration++) {
     const last = iteration === max;
     if (last && max > 1) messages.push({ role: 'system', content: limitReachedInstruction(max) });
-    await opts.emit({ type: 'agent_step', data: { iteration, model: opts.llm.model } });
+    const fitted = fitContext(messages, tools, budget, questionIndex);
+    await opts.emit({ type: 'agent_step', data: { iteration, model: llm.model, prompt_tokens: fitted.promptTokens } });
 
-    const body = { model: opts.llm.model, messages, tools, tool_choice: last ? ('none' as const) : ('auto' as const) };
-    // Text is streamed as `answer_delta` while it is written; if the model then calls tools, it
-    // was not the answer, and the next `agent_step` tells clients to start a new draft.
-    const draft = createAnswerStream(opts.emit);
-    const onRetry = (attempt: number) => opts.emit(modelRetry(opts.llm.model, attempt, delayMs, retries));
-    const completion = await callModel(opts.llm.client, body, { retries, delayMs, signal: opts.signal, onRetry, onText: draft.push }).catch(
-      (err: unknown) => {
-        draft.discard();
-        throw err;
-      },
-    );
-    await draft.end();
+    const body = {
+      model: llm.model,
+      messages: fitted.messages,
+      tools,
+      tool_choice: last ? ('none' as const) : ('auto' as const),
+      max_tokens: llm.maxTokens,
+    };
+    const { completion, estimated } = await callModel(llm, body, fitted.promptTokens, opts, delayMs, retries);
 
-    const u = usageOf(completion);
-    if (u) {
-      usage = addUsage(usage, u);
-      await opts.recordUsage(u);
-    }
+    const u = usageOf(completion) ?? estimated;
+    usage = addUsage(usage, u);
+    await opts.recordUsage(u);
     const message = completion.choices?.[0]?.message;
     if (!message) throw new Error('the language model returned no message (an empty "choices" list)');
-    const calls = (message.tool_calls ?? []).filter((c): c is ChatCompletionMessageFunctionToolCall => c.type === 'function');
+    const calls = toolCallsOf(message);
     const content = message.content?.trim() ?? '';
 
     if (!calls.length || last) {
@@ -102,7 +102,8 @@ export async function runAgentLoop(opts: AgentLoopOptions): Promise<AgentLoopRes
       return { answer: `${answer}\n\n${limitNote(max)}`, usage, iterations: iteration, limitReached: true };
     }
 
-    messages.push({ role: 'assistant', content: message.content ?? null, tool_calls: calls });
+    // `content: ""`, not null: some servers (llama-cpp-python) answer a null content with HTTP 500.
+    messages.push({ role: 'assistant', content: message.content ?? '', tool_calls: calls });
     for (const call of calls) {
       opts.signal?.throwIfAborted();
       const name = call.function.name;
@@ -118,13 +119,74 @@ export async function runAgentLoop(opts: AgentLoopOptions): Promise<AgentLoopRes
   throw new Error('agent loop ended without an answer');
 }
 
+/** The tool calls of a message; a legacy `function_call` (llama-cpp-python's stream helper) counts as one. */
+function toolCallsOf(message: Partial<ChatCompletion['choices'][number]['message']>): ChatCompletionMessageFunctionToolCall[] {
+  const calls = (message.tool_calls ?? []).filter((c): c is ChatCompletionMessageFunctionToolCall => c.type === 'function');
+  const legacy = (message as { function_call?: { name: string; arguments: string } | null }).function_call;
+  return calls.length || !legacy?.name ? calls : [{ id: 'call_legacy_1', type: 'function', function: legacy }];
+}
+
+/**
+ * One model call of the loop: streamed (text goes out as `answer_delta` while it is written)
+ * unless the server was found to send empty streams with tools, in which case the call is made
+ * again without streaming, and remembered. Usage a stream does not carry is estimated.
+ */
 async function callModel(
-  client: OpenAI,
+  llm: LlmTarget,
   body: OpenAI.Chat.ChatCompletionCreateParamsNonStreaming,
-  o: CompleteOptions & { retries: number; delayMs: number },
-): Promise<ChatCompletion> {
+  promptTokens: number,
+  opts: AgentLoopOptions,
+  delayMs: number,
+  retries: number,
+): Promise<{ completion: ChatCompletion; estimated: TokenUsage }> {
+  const onRetry = (attempt: number) => opts.emit(modelRetry(llm.model, attempt, delayMs, retries));
+  const base: CompleteOptions & { retries: number; delayMs: number } = { retries, delayMs, signal: opts.signal, onRetry };
+  const estimate = (c: ChatCompletion): TokenUsage => {
+    const m = c.choices?.[0]?.message;
+    const written = (m?.content ?? '') + JSON.stringify(m?.tool_calls ?? []);
+    return { input_tokens: promptTokens, output_tokens: estimateTokens(written), estimated: true };
+  };
+  const plain = async () => {
+    const completion = await guardRateLimit(complete(llm.client, body, base), base);
+    // The answer still reaches clients as a draft before `job_done`, in one piece.
+    const text = completion.choices?.[0]?.message?.content;
+    if (text && !completion.choices[0]!.message.tool_calls?.length) {
+      const draft = createAnswerStream(opts.emit);
+      draft.push(text);
+      await draft.end();
+    }
+    return { completion, estimated: estimate(completion) };
+  };
+  if (!llm.forms.streamTools) return plain();
+
+  // Text is streamed as `answer_delta` while it is written; if the model then calls tools, it
+  // was not the answer, and the next `agent_step` tells clients to start a new draft.
+  const draft = createAnswerStream(opts.emit);
+  const completion = await guardRateLimit(complete(llm.client, body, { ...base, onText: draft.push }), base).catch((err: unknown) => {
+    draft.discard();
+    if (isEmptyStream(err)) return null;
+    throw err;
+  });
+  await draft.end();
+  const choice = completion?.choices?.[0];
+  if (!completion || (!choice?.finish_reason && !choice?.message.content?.trim() && !toolCallsOf(choice?.message ?? {}).length)) {
+    // An empty stream (no chunks, or none with a message or an end): llama-cpp-python's answer
+    // to a streamed call with tools. Asked again unstreamed, now and for later calls.
+    llm.forms.streamTools = false;
+    noteRefusal(llm.forms, 'streamed call with tools', new Error('the stream ended with neither text nor tool calls'));
+    return plain();
+  }
+  if (!completion.usage) llm.forms.streamUsage = false;
+  return { completion, estimated: estimate(completion) };
+}
+
+/** The `openai` stream helper's error for a 200 stream that sent nothing. */
+const isEmptyStream = (err: unknown) => err instanceof Error && /ended without (sending any chunks|producing a ChatCompletion)/.test(err.message);
+
+/** Turns the last 429 into the job's rate-limit message. */
+async function guardRateLimit<T>(p: Promise<T>, o: { retries: number; delayMs: number }): Promise<T> {
   try {
-    return await complete(client, body, o);
+    return await p;
   } catch (err) {
     if (isRateLimited(err)) throw new Error(rateLimitedMessage(o.retries, o.delayMs), { cause: err });
     throw err;

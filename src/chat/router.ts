@@ -1,15 +1,17 @@
 /**
  * The router: one language-model call classifying a message as `lookup` (a narrow fact,
  * entity or definition) or `agent` (everything else). It asks for JSON through structured
- * output (`response_format: json_schema`) and falls back to a plain call when the provider
- * refuses that; a `lookup` below the confidence threshold and unparseable output both become
- * `agent`.
+ * output (`response_format: json_schema`), falling back to JSON mode and then to a plain call
+ * when the server refuses that form; a `lookup` below the confidence threshold and unparseable
+ * output both become `agent`.
  */
 import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { LlmTarget } from '../llm/types.js';
 import { complete } from '../llm/complete.js';
 import type { Message, TokenUsage } from '../contract/chat.js';
 import { usageOf } from '../llm/usage.js';
+import { estimateTokens, fitContext } from '../llm/context-budget.js';
+import { isRefusal, LlmRefusedError, noteRefusal, refusalText, STRUCTURED_FORMS, type StructuredForm } from '../llm/protocol.js';
 
 /** The contract's RouterDecision. */
 export interface RouterDecision {
@@ -88,31 +90,57 @@ export function decide(parsed: Omit<RouterDecision, 'token_usage'> | null, thres
   return { ...parsed, token_usage: usage };
 }
 
-/** True when the provider rejected the request itself (e.g. it does not know `json_schema`). */
-const isRequestRejected = (err: unknown) => {
-  const status = (err as { status?: unknown } | null)?.status;
-  return status === 400 || status === 422;
-};
+/** The router's answer is one small JSON object. */
+const ROUTER_MAX_TOKENS = 256;
 
-/** Classifies `question` (with trimmed `history`) with one model call (two when structured output is refused). */
+/** The request in one structured-output form: JSON mode and plain text carry the schema in the prompt instead. */
+function inForm(base: ChatCompletionCreateParamsNonStreaming, form: StructuredForm): ChatCompletionCreateParamsNonStreaming {
+  if (form === 'json_schema') {
+    return { ...base, response_format: { type: 'json_schema', json_schema: { name: 'router_decision', strict: true, schema: DECISION_SCHEMA } } };
+  }
+  const [system, ...rest] = base.messages;
+  const withSchema = { role: 'system' as const, content: `${system!.content as string}\nJSON schema of the answer: ${JSON.stringify(DECISION_SCHEMA)}` };
+  return { ...base, messages: [withSchema, ...rest], ...(form === 'json_object' ? { response_format: { type: 'json_object' as const } } : {}) };
+}
+
+/**
+ * Classifies `question` (with trimmed `history`, shortened to the router's context budget)
+ * with one model call, in the best structured-output form the server has not refused; a
+ * refused form is followed by the next one down (see src/llm/protocol.ts), and a form that
+ * worked after a refusal is remembered for the server and model.
+ * @throws LlmRefusedError when every form was refused; ContextBudgetError when the question does not fit.
+ */
 export async function classify(target: LlmTarget, question: string, history: Message[], opts: ClassifyOptions): Promise<RouterDecision> {
-  const messages: ChatCompletionMessageParam[] = [
-    { role: 'system', content: ROUTER_PROMPT },
-    ...history.map((m) => ({ role: m.role, content: m.content }) as ChatCompletionMessageParam),
-    { role: 'user', content: question },
-  ];
-  const base: ChatCompletionCreateParamsNonStreaming = { model: target.model, messages, temperature: 0 };
+  const maxTokens = Math.min(ROUTER_MAX_TOKENS, target.maxTokens);
+  const { messages } = fitContext(
+    [
+      { role: 'system', content: ROUTER_PROMPT },
+      ...history.map((m) => ({ role: m.role, content: m.content }) as ChatCompletionMessageParam),
+      { role: 'user', content: question },
+    ],
+    [],
+    { contextTokens: target.contextTokens, reserveTokens: maxTokens + estimateTokens(JSON.stringify(DECISION_SCHEMA)), setting: target.contextSetting },
+    history.length + 1,
+  );
+  const base: ChatCompletionCreateParamsNonStreaming = { model: target.model, messages, temperature: 0, max_tokens: maxTokens };
   const call = (params: ChatCompletionCreateParamsNonStreaming) =>
     complete(target.client, params, { delayMs: opts.retryDelayMs, signal: opts.signal, onRetry: opts.onRetry });
-  let completion: Awaited<ReturnType<typeof call>>;
-  try {
-    completion = await call({
-      ...base,
-      response_format: { type: 'json_schema', json_schema: { name: 'router_decision', strict: true, schema: DECISION_SCHEMA } },
-    });
-  } catch (err) {
-    if (!isRequestRejected(err)) throw err;
-    completion = await call(base);
+  const forms = target.forms;
+  const refused: string[] = [];
+  for (const form of STRUCTURED_FORMS.slice(STRUCTURED_FORMS.indexOf(forms.structured))) {
+    try {
+      const completion = await call(inForm(base, form));
+      if (form !== forms.structured) forms.structured = form;
+      return decide(parseDecision(completion.choices?.[0]?.message?.content), opts.threshold, usageOf(completion));
+    } catch (err) {
+      if (!isRefusal(err)) throw err;
+      noteRefusal(forms, `response_format ${form}`, err);
+      refused.push(`${form === 'text' ? 'a plain request' : `response_format ${form}`}: ${refusalText(err)}`);
+      if (form === 'text') {
+        throw new LlmRefusedError(`it refused ${refused.join('; ')}`, (err as { status?: number }).status, { cause: err });
+      }
+    }
   }
-  return decide(parseDecision(completion.choices?.[0]?.message?.content), opts.threshold, usageOf(completion));
+  // Unreachable: the loop returns or throws at `text`.
+  throw new Error('router: no request form left');
 }

@@ -100,7 +100,7 @@ export async function runJob(
     }).catch((err: unknown) => {
       const failure = signal.aborted ? null : llmFailureOf(err);
       if (!failure) throw err;
-      fallback = describeLlmFailure(routerTarget, 'router', failure);
+      fallback = describeLlmFailure(routerTarget, 'router', failure, err);
       log.warn('router model failed; answering by lookup', { error: err });
       return { route: 'lookup', confidence: 0, reasoning: `answered by lookup because ${fallback}`, token_usage: null };
     });
@@ -130,7 +130,7 @@ export async function runJob(
     }).catch((err: unknown) => {
       const failure = signal.aborted || decision.route !== 'agent' ? null : llmFailureOf(err);
       // An overloaded server keeps its own message (HTTP status, retries); the others get the fix.
-      if (failure && failure !== 'unavailable') throw new Error(describeLlmFailure(agentTarget, 'agent', failure), { cause: err });
+      if (failure && failure !== 'unavailable') throw new Error(describeLlmFailure(agentTarget, 'agent', failure, err), { cause: err });
       // Neither model nor lookup could answer: say both, so the fix for each is in view.
       if (fallback) throw new Error(`${fallback}; answering by lookup failed too: ${describeJobError(err)}`, { cause: err });
       throw err;

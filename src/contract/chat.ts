@@ -8,7 +8,16 @@ import { ResultGraphSchema } from './graph.js';
 import { SourceNodeSchema } from './search.js';
 
 /** Token counts of the language-model calls of one answer. */
-export const TokenUsageSchema = z.object({ input_tokens: z.number().int(), output_tokens: z.number().int() }).openapi('TokenUsage');
+export const TokenUsageSchema = z
+  .object({
+    input_tokens: z.number().int(),
+    output_tokens: z.number().int(),
+    estimated: z
+      .boolean()
+      .optional()
+      .describe('Extension: true when some of the counts are estimates (a model server that reports no usage in streams)'),
+  })
+  .openapi('TokenUsage');
 
 /** Token counts; two usages add field by field. */
 export type TokenUsage = z.infer<typeof TokenUsageSchema>;
@@ -81,7 +90,18 @@ export const JobEventSchema = z
         fallback: z.boolean().optional().describe('Extension: true when the router model failed and the job is answered by lookup'),
       }),
     ),
-    event('agent_step', z.object({ iteration: z.number().int(), model: z.string() })),
+    event(
+      'agent_step',
+      z.object({
+        iteration: z.number().int(),
+        model: z.string(),
+        prompt_tokens: z
+          .number()
+          .int()
+          .optional()
+          .describe("Extension: the estimated prompt tokens of this step's model call, kept within the model's context budget"),
+      }),
+    ),
     event('tool_call', z.object({ tool: z.string(), args: z.unknown() })),
     event(
       'tool_result',

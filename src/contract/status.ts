@@ -63,6 +63,16 @@ export const StatusSchema = z
         model: z.string(),
         state: z.enum(['ok', 'unreachable', 'unknown-model', 'key-refused', 'unavailable']),
         checked_at: z.number().describe('Unix seconds of the probe (results are cached briefly)'),
+        context_tokens: z.number().int().optional().describe("Extension: the context budget every call of this role is fitted to"),
+        forms: z
+          .object({
+            structured_output: z.enum(['json_schema', 'json_object', 'text']).describe('The structured-output form calls use'),
+            stream_with_tools: z.boolean().describe('false: calls with tools are made unstreamed (the server sent empty streams)'),
+            usage_in_streams: z.boolean().describe('false: streams carried no usage; counts are estimated'),
+            refused: z.array(z.string()).describe('What this server refused, oldest first'),
+          })
+          .optional()
+          .describe('Extension: the request forms learned from this server and model by this process'),
       }),
     ),
     queue: z.object({ pending: z.number().int(), workers: z.number().int() }).nullable().describe('null: key-value store down'),

@@ -1,7 +1,7 @@
 /**
  * The embedding model pool: one loaded {@link Embedder} per registry name, built on first use and
  * shared by every caller (index build, vector search, the agent). In-process models are read from
- * `MODELS_DIR/<registry name>/`; the local-model-server entries call `LOCAL_LLM_BASE_URL`.
+ * `MODELS_DIR/<registry name>/`; the local-model-server entries call `EMBEDDING_BASE_URL` (default `LOCAL_LLM_BASE_URL`).
  */
 import type { Config } from '../config.js';
 import { DomainError } from '../errors.js';
@@ -17,7 +17,7 @@ import type { Embedder } from './types.js';
 export interface EmbeddersOptions {
   /** Directory holding `<registry name>/` model folders (`MODELS_DIR`, default `./models`). */
   modelsDir: string;
-  /** OpenAI-compatible base URL of the local model server (`LOCAL_LLM_BASE_URL`), e.g. `http://localhost:11434/v1`. */
+  /** OpenAI-compatible base URL of the embedding model server (`EMBEDDING_BASE_URL`, default `LOCAL_LLM_BASE_URL`), e.g. `http://localhost:11434/v1`. */
   localBaseUrl: string;
   /** Chunk size and overlap in tokens (`CHUNK_TOKENS` 256, `CHUNK_OVERLAP_TOKENS` 32). */
   chunking?: Partial<ChunkingOptions>;
@@ -104,14 +104,14 @@ export function createEmbedders(opts: EmbeddersOptions): EmbedderPool {
   };
 }
 
-/** The pool as the service configures it (`MODELS_DIR`, `LOCAL_LLM_BASE_URL`, `CHUNK_*`, `EMBEDDING_SERVER_BATCH_SIZE`). */
+/** The pool as the service configures it (`MODELS_DIR`, `EMBEDDING_BASE_URL`, `CHUNK_*`, `EMBEDDING_SERVER_BATCH_SIZE`). */
 export function createEmbeddersFromConfig(
-  config: Pick<Config, 'MODELS_DIR' | 'LOCAL_LLM_BASE_URL' | 'CHUNK_TOKENS' | 'CHUNK_OVERLAP_TOKENS' | 'EMBEDDING_SERVER_BATCH_SIZE'>,
+  config: Pick<Config, 'MODELS_DIR' | 'EMBEDDING_BASE_URL' | 'CHUNK_TOKENS' | 'CHUNK_OVERLAP_TOKENS' | 'EMBEDDING_SERVER_BATCH_SIZE'>,
   extra: Pick<EmbeddersOptions, 'fetch' | 'files'> = {},
 ): EmbedderPool {
   return createEmbedders({
     modelsDir: config.MODELS_DIR,
-    localBaseUrl: config.LOCAL_LLM_BASE_URL,
+    localBaseUrl: config.EMBEDDING_BASE_URL,
     chunking: { maxTokens: config.CHUNK_TOKENS, overlapTokens: config.CHUNK_OVERLAP_TOKENS },
     serverBatchSize: config.EMBEDDING_SERVER_BATCH_SIZE,
     ...extra,

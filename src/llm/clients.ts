@@ -8,6 +8,7 @@ import OpenAI from 'openai';
 import type { Config } from '../config.js';
 import { DomainError } from '../errors.js';
 import type { LlmProvider } from '../contract/providers.js';
+import { createProtocolMemory } from './protocol.js';
 import type { LlmTarget } from './types.js';
 
 /** Which call a target is for: the agent (answers) or the router (classification). */
@@ -30,6 +31,12 @@ export interface LlmClients {
   available(provider: LlmProvider): boolean;
 }
 
+/** The setting of each role's context window. */
+const CONTEXT_SETTING: Record<LlmRole, 'LLM_AGENT_CONTEXT_TOKENS' | 'LLM_ROUTER_CONTEXT_TOKENS'> = {
+  agent: 'LLM_AGENT_CONTEXT_TOKENS',
+  router: 'LLM_ROUTER_CONTEXT_TOKENS',
+};
+
 /** Options of {@link createLlmClients}. */
 export interface LlmClientsOptions {
   /** Injected `fetch` (tests); default the global one. */
@@ -51,6 +58,7 @@ export function hostedKeyMissing(field: string): DomainError {
 /** Builds one `openai` client per provider from config. */
 export function createLlmClients(config: Config, opts: LlmClientsOptions = {}): LlmClients {
   const clients = new Map<LlmProvider, OpenAI>();
+  const protocol = createProtocolMemory();
   const client = (provider: LlmProvider): OpenAI => {
     let c = clients.get(provider);
     if (!c) {
@@ -80,7 +88,17 @@ export function createLlmClients(config: Config, opts: LlmClientsOptions = {}): 
           : role === 'agent'
             ? config.HOSTED_LLM_AGENT_MODEL
             : config.HOSTED_LLM_ROUTER_MODEL;
-      return { provider, model: overrides.model || configured, client: client(provider) };
+      const model = overrides.model || configured;
+      const c = client(provider);
+      return {
+        provider,
+        model,
+        client: c,
+        forms: protocol.forms(c.baseURL, model),
+        contextTokens: config[CONTEXT_SETTING[role]],
+        contextSetting: CONTEXT_SETTING[role],
+        maxTokens: config.LLM_MAX_TOKENS,
+      };
     },
   };
 }

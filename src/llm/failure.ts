@@ -6,10 +6,12 @@
  */
 import { APIConnectionError } from 'openai';
 import type { LlmRole } from './clients.js';
+import { ContextBudgetError } from './context-budget.js';
+import { isRefusal, LlmRefusedError, refusalText } from './protocol.js';
 import type { LlmTarget } from './types.js';
 
 /** The kinds of {@link llmFailureOf}. */
-export type LlmFailure = 'unreachable' | 'unavailable' | 'key-refused' | 'unknown-model';
+export type LlmFailure = 'unreachable' | 'unavailable' | 'key-refused' | 'unknown-model' | 'refused' | 'context';
 
 /** The HTTP status of an `openai` error, or of the 429 a retry wrapper gave up on. */
 function statusOf(err: unknown): number | undefined {
@@ -23,9 +25,13 @@ export function llmFailureOf(err: unknown): LlmFailure | null {
   // The class, not `name`: the package's errors report the base class's name.
   if (err instanceof APIConnectionError) return 'unreachable'; // includes APIConnectionTimeoutError
   if (err instanceof Error && err.name === 'TimeoutError') return 'unreachable';
+  if (err instanceof LlmRefusedError) return 'refused';
+  if (err instanceof ContextBudgetError) return 'context';
   const status = statusOf(err);
   if (status === 401 || status === 403) return 'key-refused';
   if (status === 404) return 'unknown-model';
+  // A server that refuses the request itself (a form it does not know) is not overloaded.
+  if (isRefusal(err)) return 'refused';
   if (status === 429 || (status !== undefined && status >= 500)) return 'unavailable';
   return null;
 }
@@ -54,6 +60,10 @@ export function llmFailureFix(target: Pick<LlmTarget, 'provider' | 'model'>, rol
       return 'set HOSTED_LLM_API_KEY to a valid key';
     case 'unavailable':
       return 'try again shortly';
+    case 'refused':
+      return 'use a model server that speaks the OpenAI chat-completions protocol, or report what it refused';
+    case 'context':
+      return `raise ${role === 'agent' ? 'LLM_AGENT_CONTEXT_TOKENS' : 'LLM_ROUTER_CONTEXT_TOKENS'} if the model has a larger context`;
   }
 }
 
@@ -62,12 +72,24 @@ const FOUND: Record<LlmFailure, string> = {
   'unknown-model': 'is not on that server (HTTP 404)',
   'key-refused': 'refused the API key (HTTP 401/403)',
   unavailable: 'is overloaded or failing (HTTP 5xx, or 429 after the retries)',
+  refused: 'refused the request',
+  context: 'has too small a context for this question',
 };
 
-/** One sentence naming what failed (provider, address, model) and the fix. */
-export function describeLlmFailure(target: Pick<LlmTarget, 'provider' | 'model' | 'client'>, role: LlmRole, failure: LlmFailure): string {
+/**
+ * One sentence naming what failed (provider, address, model) and the fix; with `err`, a
+ * refusal or a context overflow also says what exactly was refused or how large the prompt was.
+ */
+export function describeLlmFailure(
+  target: Pick<LlmTarget, 'provider' | 'model' | 'client'>,
+  role: LlmRole,
+  failure: LlmFailure,
+  err?: unknown,
+): string {
   const where = `the ${role} model "${target.model}" (provider ${target.provider}, ${target.client.baseURL})`;
+  if (failure === 'context' && err instanceof Error) return `${where}: ${err.message}`;
   const sep = failure === 'unavailable' ? '; ' : ': ';
   const found = failure === 'unknown-model' && target.provider === 'hosted' ? 'does not exist there (HTTP 404)' : FOUND[failure];
-  return `${where} ${found}${sep}${llmFailureFix(target, role, failure)}`;
+  const detail = failure !== 'refused' || !err ? '' : err instanceof LlmRefusedError ? ` (${err.message})` : ` (${refusalText(err)})`;
+  return `${where} ${found}${detail}${sep}${llmFailureFix(target, role, failure)}`;
 }

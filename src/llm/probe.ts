@@ -7,8 +7,8 @@
 import { llmFailureOf, type LlmFailure } from './failure.js';
 import type { LlmTarget } from './types.js';
 
-/** Outcome of {@link probeLlm}. */
-export type LlmProbe = 'ok' | LlmFailure;
+/** Outcome of {@link probeLlm}: a model list that answers cannot have refused a form or overflowed a context. */
+export type LlmProbe = 'ok' | Exclude<LlmFailure, 'refused' | 'context'>;
 
 /** True when `id` (as the server lists it) names `model`; Ollama lists `qwen2.5` as `qwen2.5:latest`. */
 export function sameModel(id: string, model: string): boolean {
@@ -23,6 +23,7 @@ export async function probeLlm(target: LlmTarget, timeoutMs: number): Promise<Ll
     if (target.provider === 'local' && !page.data.some((m) => sameModel(m.id, target.model))) return 'unknown-model';
     return 'ok';
   } catch (err) {
-    return llmFailureOf(err) ?? 'unavailable';
+    const failure = llmFailureOf(err);
+    return failure === null || failure === 'refused' || failure === 'context' ? 'unavailable' : failure;
   }
 }

@@ -5,7 +5,8 @@ import type { TokenUsage } from '../contract/chat.js';
 export function addUsage(a: TokenUsage | null, b: TokenUsage | null): TokenUsage | null {
   if (!a) return b;
   if (!b) return a;
-  return { input_tokens: a.input_tokens + b.input_tokens, output_tokens: a.output_tokens + b.output_tokens };
+  const estimated = a.estimated || b.estimated ? { estimated: true } : {};
+  return { input_tokens: a.input_tokens + b.input_tokens, output_tokens: a.output_tokens + b.output_tokens, ...estimated };
 }
 
 /** The usage a chat completion reports, as TokenUsage; null when it reports none. */

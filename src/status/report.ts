@@ -67,7 +67,9 @@ export function createStatusReporter(deps: AppDeps, opts: StatusReporterOptions 
       probes.set(key, probe);
     }
     const { state, at } = await probe();
-    return { role, provider: target.provider, model: target.model, state, checked_at: at };
+    const f = target.forms;
+    const forms = { structured_output: f.structured, stream_with_tools: f.streamTools, usage_in_streams: f.streamUsage, refused: [...f.refusals] };
+    return { role, provider: target.provider, model: target.model, state, checked_at: at, context_tokens: target.contextTokens, forms };
   };
 
   /** Whether a model's files are where the embedder pool will look for them. */

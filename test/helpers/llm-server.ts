@@ -17,6 +17,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { quirkAnswer, reportedPromptTokens, streamsUsage, type QuirkProfile } from './llm-quirks.js';
 
 /** A tool call the scripted model makes; `arguments` objects are JSON-encoded for you. */
 export interface ScriptedToolCall {
@@ -72,6 +73,8 @@ export interface LlmServerOptions {
   maxRecorded?: number;
   /** When set, any request without `Authorization: Bearer <apiKey>` answers 401, as hosted APIs do. */
   apiKey?: string;
+  /** Behave like a real server's quirks (test/helpers/llm-quirks.ts); default `none`. */
+  quirks?: QuirkProfile;
 }
 
 /** A running scripted server. */
@@ -91,6 +94,8 @@ export interface LlmServer {
   setDefault(item: ScriptItem): void;
   /** Sets the server-wide latency in ms. */
   setLatency(ms: number): void;
+  /** Switches the quirk profile. */
+  setQuirks(profile: QuirkProfile): void;
   /** Number of scripted replies not yet used. */
   pending(): number;
   /** Clears the script queue and the recorded requests. */
@@ -203,6 +208,7 @@ export async function startLlmServer(opts: LlmServerOptions = {}): Promise<LlmSe
   const maxRecorded = opts.maxRecorded ?? 10_000;
   let defaultReply: ScriptItem = opts.defaultReply ?? { content: 'ok' };
   let latency = opts.latencyMs ?? 0;
+  let quirks: QuirkProfile = opts.quirks ?? 'none';
   let seq = 0;
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -222,6 +228,13 @@ export async function startLlmServer(opts: LlmServerOptions = {}): Promise<LlmSe
     }
 
     if (path.endsWith('/chat/completions') && req.method === 'POST') {
+      // A quirk answers before the script: the scripted reply waits for a request the server takes.
+      const quirk = quirkAnswer(quirks, body);
+      if (quirk === 'empty-stream') {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        return void res.end();
+      }
+      if (quirk) return send(res, quirk.status, JSON.stringify({ error: { message: quirk.message, type: 'server_error', code: null } }));
       const item = queue.length ? queue.shift()! : defaultReply;
       const reply = typeof item === 'function' ? item(rec) : item;
       const wait = latency + (reply.latencyMs ?? 0);
@@ -229,11 +242,13 @@ export async function startLlmServer(opts: LlmServerOptions = {}): Promise<LlmSe
       const status = reply.status ?? 200;
       if (reply.raw !== undefined) return send(res, status, reply.raw, reply.headers);
       if (status !== 200) {
-        const error = { message: `scripted error ${status}`, type: status === 429 ? 'rate_limit_exceeded' : 'server_error', code: null };
+        const error = { message: reply.content ?? `scripted error ${status}`, type: status === 429 ? 'rate_limit_exceeded' : 'server_error', code: null };
         return send(res, status, JSON.stringify({ error }), reply.headers);
       }
       const full = completion(reply, body?.model ?? 'scripted', ++seq);
-      if (body?.stream) return streamCompletion(res, full, Boolean(body.stream_options?.include_usage), reply.pieceDelayMs);
+      if (full.usage) full.usage.prompt_tokens = reportedPromptTokens(quirks, full.usage.prompt_tokens);
+      const usageInStream = Boolean(body?.stream_options?.include_usage) && streamsUsage(quirks);
+      if (body?.stream) return streamCompletion(res, full, usageInStream, reply.pieceDelayMs);
       return send(res, 200, JSON.stringify(full), reply.headers);
     }
     if (path.endsWith('/embeddings') && req.method === 'POST') {
@@ -255,7 +270,8 @@ export async function startLlmServer(opts: LlmServerOptions = {}): Promise<LlmSe
       );
     }
     if (path.endsWith('/models')) {
-      return send(res, 200, JSON.stringify({ object: 'list', data: [{ id: 'scripted', object: 'model', owned_by: 'test' }] }));
+      const id = quirks === 'ollama' ? 'scripted:latest' : 'scripted';
+      return send(res, 200, JSON.stringify({ object: 'list', data: [{ id, object: 'model', owned_by: 'test' }] }));
     }
     send(res, 404, JSON.stringify({ error: { message: `no route ${path}` } }));
   };
@@ -278,6 +294,7 @@ export async function startLlmServer(opts: LlmServerOptions = {}): Promise<LlmSe
     },
     setDefault: (item) => void (defaultReply = item),
     setLatency: (ms) => void (latency = ms),
+    setQuirks: (profile) => void (quirks = profile),
     pending: () => queue.length,
     reset: () => {
       queue.length = 0;

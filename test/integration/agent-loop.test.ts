@@ -321,12 +321,20 @@ describe('agent route', () => {
     expect(events.at(-1)).toEqual({ type: 'job_error', data: { error: job.error } });
   });
 
-  it('fails the job at once on another model error', async () => {
+  it('fails the job at once on another model error, naming what the server refused', async () => {
     h.llm.script(routerReply('agent', 0.9));
     h.llm.fail(500, 1);
     const { job } = await ask('Broken model?');
     expect(job.status).toBe('error');
-    expect(job.error).toMatch(/^the language model answered HTTP 500/);
+    expect(job.error).toMatch(/^the agent model "[^"]+" \(provider local, [^)]+\) refused the request \(HTTP 500: .*\): use a model server/);
     expect(h.llm.chatRequests()).toHaveLength(2);
+  });
+
+  it('is overloaded, not refused, on HTTP 503', async () => {
+    h.llm.script(routerReply('agent', 0.9));
+    h.llm.fail(503, 1);
+    const { job } = await ask('Overloaded model?');
+    expect(job.status).toBe('error');
+    expect(job.error).toMatch(/^the language model answered HTTP 503/);
   });
 });

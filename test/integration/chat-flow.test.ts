@@ -151,12 +151,21 @@ describe('lookup flow', () => {
     await h.waitJob(sub.job_id);
   });
 
-  it('falls back to a plain call when the provider refuses structured output', async () => {
-    h.llm.script({ status: 400 }, { content: 'Sure! ```json\n{"route":"lookup","confidence":0.8,"reasoning":"r"}\n```' });
+  it('falls back to JSON mode, then a plain call, when the provider refuses structured output, and remembers it', async () => {
+    h.llm.script({ status: 400 }, { status: 422 }, { content: 'Sure! ```json\n{"route":"lookup","confidence":0.8,"reasoning":"r"}\n```' });
     const sub = await h.submit('What is the Analytical Engine?');
     const job = await h.waitJob(sub.job_id);
     expect(job.result.route_taken).toBe('lookup');
-    expect(h.llm.chatRequests()[1]!.body.response_format).toBeUndefined();
+    const forms = h.llm.chatRequests().map((r) => r.body.response_format?.type);
+    expect(forms).toEqual(['json_schema', 'json_object', undefined]);
+    // The schema travels in the prompt once the server will not take it as a response format.
+    expect(h.llm.chatRequests()[2]!.body.messages[0].content).toContain('JSON schema of the answer');
+    // The next question starts with the form that worked: one request.
+    h.llm.reset();
+    h.llm.script(routerReply('lookup', 0.9));
+    await h.waitJob((await h.submit('And the Difference Engine?')).job_id);
+    expect(h.llm.chatRequests().map((r) => r.body.response_format?.type)).toEqual([undefined]);
+    h.deps.llm.resolve('router').forms.structured = 'json_schema';
   });
 
   it('retries a router 429 and counts usage', async () => {

@@ -39,15 +39,32 @@ describe('router model down: answered by lookup', () => {
     expect(job).toMatchObject({ status: 'done', result: { route_taken: 'lookup' } });
   });
 
-  it('when the server does not have the router model (404), or fails (500)', async () => {
+  it('when the server does not have the router model (404), or is overloaded (503)', async () => {
     h = await startHarness();
-    for (const status of [404, 500]) {
+    for (const status of [404, 503]) {
       h.llm.script({ status, content: 'model "qwen2.5:1.5b" not found, try pulling it first' });
       const job = await h.waitJob((await h.submit(`Who is Ada (${status})?`)).job_id);
       expect(job).toMatchObject({ status: 'done', result: { route_taken: 'lookup' } });
       const done = await routing(job.job_id);
       expect(done.reasoning).toMatch(status === 404 ? /ollama pull qwen2\.5:1\.5b/ : /overloaded or failing/);
     }
+  });
+
+  it('when the server refuses every request form (HTTP 500), naming each refusal rather than "overloaded"', async () => {
+    h = await startHarness();
+    h.llm.script(
+      { status: 500, content: "Invalid response_format type 'json_schema'" },
+      { status: 500, content: 'bad json_object' },
+      { status: 500, content: 'broken' },
+    );
+    const job = await h.waitJob((await h.submit('Who is Ada?')).job_id);
+    expect(job).toMatchObject({ status: 'done', result: { route_taken: 'lookup' } });
+    const done = await routing(job.job_id);
+    expect(done.fallback).toBe(true);
+    expect(done.reasoning).not.toMatch(/overloaded/);
+    expect(done.reasoning).toMatch(
+      /refused the request \(it refused response_format json_schema: HTTP 500: Invalid response_format type 'json_schema'; response_format json_object: HTTP 500: bad json_object; a plain request: HTTP 500: broken\)/,
+    );
   });
 
   it('says both fixes when there is no index to look up either', async () => {

@@ -1,0 +1,183 @@
+/**
+ * `npm run bench:feedback`: how well graph_query explains model-written Cypher mistakes (issue
+ * 24). Runs the corpus scripts/data/cypher-mistakes.jsonl (written by
+ * scripts/gen-cypher-mistakes.mjs) through `runReadQuery` with the skeleton cache, as MCP and
+ * the agent call it, against the sample graph and WikiPathways in the configured database
+ * (loaded first when missing), and prints:
+ *   - queries refused though readable (must be 0),
+ *   - queries Neo4j warns about (its own EXPLAIN: unknown label, type or property key), how many
+ *     of them the result explains, and how many name the right existing name where one is
+ *     within edit distance 3 or differs only in case or plural,
+ *   - reversed-direction queries explained, and notices on the correct queries (should be none),
+ *   - the time of a graph_query with and without the checks (interleaved rounds) and the CPU
+ *     time of the checks alone.
+ *
+ * Options: --rounds <n> (5) timing rounds over the corpus; --json for machine-readable output.
+ */
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../src/config.js';
+import { createGraphStore } from '../src/graph/driver.js';
+import { editDistance } from '../src/graph/name-suggest.js';
+import { queryNotices } from '../src/graph/query-notices.js';
+import { ReadQueryError, readQueryLimits, runReadQuery, type ReadQueryResult } from '../src/graph/read-query.js';
+import { loadSampleGraph, type SampleGraph } from '../src/graph/sample.js';
+import sample from '../src/graph/sample-data.json' with { type: 'json' };
+import { createSkeletonCache } from '../src/graph/skeleton-cache.js';
+import { describeMachine } from './bench-common.js';
+import { pct } from './lib/stats.js';
+import { loadWikiPathways } from './load-wikipathways.js';
+
+interface Entry {
+  id: number;
+  graph: 'sample' | 'wikipathways';
+  mistake: string;
+  cypher: string;
+  slot?: 'L' | 'T' | 'P';
+  wrong?: string;
+  right: string | null;
+}
+
+const { values } = parseArgs({ options: { rounds: { type: 'string' }, json: { type: 'boolean' } } });
+const ROUNDS = Number(values.rounds ?? 5);
+const corpus: Entry[] = readFileSync('scripts/data/cypher-mistakes.jsonl', 'utf8') // run from the repository root, as npm does
+  .split('\n')
+  .filter(Boolean)
+  .map((l) => JSON.parse(l) as Entry);
+
+const config = loadConfig({ GRAPHDB_URL: '127.0.0.1', LOG_LEVEL: 'warn', ...process.env });
+const graph = createGraphStore(config);
+const database = config.GRAPHDB_GRAPH;
+const count = async (label: string) =>
+  Number((await graph.driver.executeQuery(`MATCH (n:${label}) RETURN count(n) AS c`, {}, { database })).records[0]!.get('c'));
+if ((await count('Mission')) === 0) await loadSampleGraph(graph.driver, sample as SampleGraph, { database, ifEmpty: false });
+if ((await count('Pathway')) === 0) {
+  console.error('loading WikiPathways (about a minute)…');
+  await loadWikiPathways(graph.driver, { database });
+}
+const skeleton = createSkeletonCache({ graph });
+await skeleton.refresh(database);
+const limits = readQueryLimits(config);
+
+/** Within edit distance 3 (case-insensitive) or only case or a plural ending apart: the name must be suggested. */
+function nearEnough(wrong: string, right: string): boolean {
+  const a = wrong.toLowerCase();
+  const b = right.toLowerCase();
+  return a === b || a === `${b}s` || a === `${b}es` || editDistance(a, b) <= 3;
+}
+
+/** The database's own warnings about unknown names, from a plain EXPLAIN. */
+async function warnings(cypher: string): Promise<string[]> {
+  const session = graph.driver.session({ database, defaultAccessMode: 'READ' });
+  try {
+    const r = await session.run(`EXPLAIN ${cypher}`);
+    return r.summary.notifications.filter((n) => /Unknown/.test(n.code)).map((n) => n.code);
+  } catch {
+    return [];
+  } finally {
+    await session.close();
+  }
+}
+
+type Outcome = { entry: Entry; warned: string[]; result?: ReadQueryResult; error?: ReadQueryError };
+const outcomes: Outcome[] = [];
+for (const entry of corpus) {
+  const warned = await warnings(entry.cypher);
+  try {
+    outcomes.push({ entry, warned, result: await runReadQuery(graph, database, entry.cypher, {}, limits, { schema: skeleton }) });
+  } catch (err) {
+    outcomes.push({ entry, warned, error: err as ReadQueryError });
+  }
+}
+
+const problem = (o: Outcome) => (o.result?.notices ?? []).filter((n) => n.explainsEmpty);
+const refused = outcomes.filter((o) => o.error?.kind === 'refused');
+const warnedAbout = outcomes.filter((o) => o.warned.length);
+const explained = warnedAbout.filter((o) => problem(o).some((n) => n.kind.startsWith('unknown-')));
+const eligible = warnedAbout.filter((o) => o.entry.right && o.entry.wrong && nearEnough(o.entry.wrong, o.entry.right));
+const named = eligible.filter((o) =>
+  problem(o).some((n) => n.suggestions?.some((s) => s === o.entry.right || s.endsWith(`.${o.entry.right}`))),
+);
+const reversed = outcomes.filter((o) => o.entry.mistake === 'reversed-direction');
+const reversedExplained = reversed.filter((o) => problem(o).some((n) => n.kind === 'reversed-direction'));
+const mistakes = outcomes.filter((o) => o.entry.mistake !== 'none');
+const anyExplained = mistakes.filter((o) => problem(o).length);
+const correct = outcomes.filter((o) => o.entry.mistake === 'none');
+const falseNotices = correct.filter((o) => problem(o).length);
+const empty = mistakes.filter((o) => o.result && (o.result.rows.length === 0 || o.result.rows.every((r) => Object.values(r).every((v) => v === 0))));
+
+// Timing: each query with the checks (schema) and without (the database's warnings only), interleaved.
+const schema = await skeleton.schema(database);
+const timed = { with: [] as number[], without: [] as number[], checks: [] as number[] };
+const readable = outcomes.filter((o) => o.result).map((o) => o.entry.cypher);
+for (let round = 0; round < ROUNDS; round++) {
+  for (const cypher of readable) {
+    for (const withChecks of round % 2 ? [false, true] : [true, false]) {
+      const t = performance.now();
+      await runReadQuery(graph, database, cypher, {}, limits, withChecks ? { schema: skeleton } : {});
+      (withChecks ? timed.with : timed.without).push(performance.now() - t);
+    }
+    const summary = { gqlStatusObjects: [] };
+    const t = performance.now();
+    queryNotices(cypher, summary, schema);
+    timed.checks.push(performance.now() - t);
+  }
+}
+for (const list of Object.values(timed)) list.sort((a, b) => a - b);
+
+const byMistake = new Map<string, { n: number; explained: number; named: number; eligible: number }>();
+for (const o of mistakes) {
+  const row = byMistake.get(o.entry.mistake) ?? { n: 0, explained: 0, named: 0, eligible: 0 };
+  row.n++;
+  if (problem(o).length) row.explained++;
+  if (eligible.includes(o)) {
+    row.eligible++;
+    if (named.includes(o)) row.named++;
+  }
+  byMistake.set(o.entry.mistake, row);
+}
+
+const pc = (a: number, b: number) => (b ? `${((100 * a) / b).toFixed(1)} %` : '–');
+const ms = (x: number) => `${x.toFixed(2)} ms`;
+const figures = {
+  queries: corpus.length,
+  mistakes: mistakes.length,
+  readable: readable.length,
+  refusedThoughReadable: refused.length,
+  neo4jWarned: warnedAbout.length,
+  warnedExplained: explained.length,
+  eligibleForName: eligible.length,
+  rightNameSuggested: named.length,
+  reversed: reversed.length,
+  reversedExplained: reversedExplained.length,
+  mistakesExplained: anyExplained.length,
+  mistakesEmpty: empty.length,
+  correct: correct.length,
+  correctWithNotice: falseNotices.length,
+  p50WithChecksMs: pct(timed.with, 50),
+  p50WithoutChecksMs: pct(timed.without, 50),
+  p50ChecksCpuMs: pct(timed.checks, 50),
+  p99ChecksCpuMs: pct(timed.checks, 99),
+};
+if (values.json) {
+  console.log(JSON.stringify(figures, null, 2));
+} else {
+  console.log(await describeMachine(graph.driver, database));
+  console.log(`corpus: ${corpus.length} queries (${mistakes.length} with a mistake, ${correct.length} correct), ${readable.length} ran`);
+  console.log(`refused though readable: ${refused.length}`);
+  console.log(`Neo4j warned about: ${warnedAbout.length}; explained: ${explained.length} (${pc(explained.length, warnedAbout.length)})`);
+  console.log(
+    `right name suggested where one is within distance 3 / case / plural: ${named.length} of ${eligible.length} (${pc(named.length, eligible.length)})`,
+  );
+  console.log(`reversed direction explained: ${reversedExplained.length} of ${reversed.length}`);
+  console.log(`mistakes with an explanation (any kind): ${anyExplained.length} of ${mistakes.length} (${pc(anyExplained.length, mistakes.length)}); of them empty or zero-count: ${empty.length}`);
+  console.log(`correct queries with a problem notice: ${falseNotices.length} of ${correct.length}`);
+  console.log(
+    `graph_query p50 with checks ${ms(figures.p50WithChecksMs)}, without ${ms(figures.p50WithoutChecksMs)}; checks alone p50 ${ms(figures.p50ChecksCpuMs)}, p99 ${ms(figures.p99ChecksCpuMs)} (${ROUNDS} rounds × ${readable.length})`,
+  );
+  console.log('\n| mistake | queries | explained | right name / eligible |\n|---|---|---|---|');
+  for (const [k, r] of byMistake) console.log(`| ${k} | ${r.n} | ${r.explained} | ${r.eligible ? `${r.named} / ${r.eligible}` : '–'} |`);
+  const missed = warnedAbout.filter((o) => !explained.includes(o)).concat(eligible.filter((o) => !named.includes(o)));
+  for (const o of missed.slice(0, 10)) console.log(`missed #${o.entry.id} ${o.entry.mistake}: ${o.entry.cypher}\n   ${(o.result?.notices ?? []).map((n) => n.message).join(' | ') || o.error?.message || '(no notice)'}`);
+}
+await graph.close();
