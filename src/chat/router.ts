@@ -100,7 +100,9 @@ function inForm(base: ChatCompletionCreateParamsNonStreaming, form: StructuredFo
   }
   const [system, ...rest] = base.messages;
   const withSchema = { role: 'system' as const, content: `${system!.content as string}\nJSON schema of the answer: ${JSON.stringify(DECISION_SCHEMA)}` };
-  return { ...base, messages: [withSchema, ...rest], ...(form === 'json_object' ? { response_format: { type: 'json_object' as const } } : {}) };
+  // `schema` beside `json_object` is llama.cpp's extension (output held to the schema); others ignore it.
+  const jsonMode = { response_format: { type: 'json_object' as const, schema: DECISION_SCHEMA } as { type: 'json_object' } };
+  return { ...base, messages: [withSchema, ...rest], ...(form === 'json_object' ? jsonMode : {}) };
 }
 
 /**
