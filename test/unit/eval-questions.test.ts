@@ -87,3 +87,15 @@ describe('parseQuestions', () => {
     expect(() => parseQuestions(text, 'set.jsonl')).toThrow(message);
   });
 });
+
+describe('the example set (examples/eval/sample-questions.csv)', () => {
+  it('parses, and every expected node is a node of the sample graph', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const { default: data } = await import('../../src/graph/sample-data.json', { with: { type: 'json' } });
+    const qs = parseQuestions(await readFile('examples/eval/sample-questions.csv', 'utf8'), 'sample-questions.csv');
+    expect(qs).toHaveLength(20);
+    const known = new Set(data.nodes.flatMap((n) => [n.properties.displayName, String(n.properties.dbId)]));
+    expect(qs.flatMap((q) => q.expectedNodes).filter((n) => !known.has(n))).toEqual([]);
+    expect(qs.every((q) => q.expectedNodes.length > 0 && q.expectedRoute)).toBe(true);
+  });
+});
