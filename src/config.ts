@@ -189,6 +189,14 @@ const EnvSchema = z.object({
    * setting (tokens, COOKIE_SECURE, TRUST_PROXY, ALLOWED_HOSTS, CORS_ORIGINS) is on.
    */
   ANON_LIMITS: z.preprocess(unsetIfEmpty, z.enum(['none', 'address']).optional()),
+  /**
+   * Chat messages one user (`x-anon-id`) may send per 10-minute sliding window (the contract's
+   * 20); also the per-address budget of ANON_LIMITS=address. Raise it for an evaluation run
+   * (`node dist/cli.js eval`), which sends its whole question set under one identity.
+   */
+  CHAT_RATE_LIMIT_REQUESTS: z.coerce.number().int().min(1).default(20),
+  /** Model tokens one user may spend per 10-minute sliding window (the contract's 500,000). */
+  CHAT_RATE_LIMIT_TOKENS: z.coerce.number().int().min(1).default(500_000),
   /** MCP requests one client address may send per minute; 429 with Retry-After beyond. */
   MCP_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   /** Pending chat jobs at most; beyond this `POST /chat/message` answers 503 with Retry-After. */

@@ -76,7 +76,7 @@ export function createDeps(config: Config, assets: AssetLoader, opts: { runtime?
     jobs: createJobStore(kv, { maxPending: config.QUEUE_MAX_PENDING }),
     users: createUserStore(kv),
     sessions: createSessionStore(kv),
-    limiter: createRateLimiter(kv),
+    limiter: createRateLimiter(kv, { limits: { requests: config.CHAT_RATE_LIMIT_REQUESTS, tokens: config.CHAT_RATE_LIMIT_TOKENS } }),
     events: createJobEventHub(kv),
   };
 }

@@ -1,7 +1,7 @@
 /**
- * Progress output of `build-index`: a redrawn bar on a terminal (chunks done, rate, ETA), plain
- * lines every few seconds otherwise (logs, CI, pipes). The figures come from the same tracker as
- * the HTTP build's event stream (src/vector-index/progress.ts).
+ * Progress output of the CLI: a redrawn bar on a terminal, plain lines otherwise (logs, CI,
+ * pipes). `build-index` draws its figures (chunks done, rate, ETA) from the same tracker as the
+ * HTTP build's event stream (src/vector-index/progress.ts); `eval` draws questions answered.
  */
 import { progressEvery, type ProgressView } from '../vector-index/progress.js';
 
@@ -38,31 +38,53 @@ export function describeProgress(v: ProgressView): string {
   );
 }
 
-/** A progress callback for `buildVectorIndex`, plus `finish()` to end the bar's line. */
-export function createProgressPrinter(opts: ProgressPrinterOptions = {}) {
+/** Options of {@link createProgressBar}. */
+export interface ProgressBarOptions {
+  /** Where output goes (default `process.stderr`). */
+  stream?: ProgressPrinterOptions['stream'];
+  /** Prefix of the plain lines written when the stream is not a terminal, e.g. `build-index`. */
+  label: string;
+}
+
+/**
+ * One progress line: on a terminal a bar redrawn in place (`[████░░] 40% text`), otherwise a
+ * plain line per call (logs and pipes keep every report). Callers decide how often to draw.
+ */
+export function createProgressBar(opts: ProgressBarOptions) {
   const out = opts.stream ?? process.stderr;
   const tty = Boolean(out.isTTY);
-  const every = (opts.lineEverySeconds ?? 2) * 1000;
   let drawn = false;
-
-  const draw = (view: ProgressView) => {
-    const text = describeProgress(view);
-    const pct = `${view.percent.toFixed(0).padStart(3)}%`;
-    if (!tty) {
-      out.write(`build-index: ${view.phase} ${pct} ${text}\n`);
-      return;
-    }
-    const width = 24;
-    const full = Math.round((view.percent / 100) * width);
-    const line = `[${'█'.repeat(full)}${'░'.repeat(width - full)}] ${pct} ${text}`;
-    const cols = out.columns ?? 120;
-    out.write(`\r${line.slice(0, cols - 1).padEnd(Math.min(cols - 1, line.length))}\x1b[K`);
-    drawn = true;
-  };
   return {
-    onProgress: progressEvery(tty ? 100 : every, draw, opts.now),
+    /** Whether the stream is a terminal (callers draw more often there). */
+    tty,
+    /** Draws `percent` (0..100) with `text`, `phase` before it on plain lines. */
+    draw(percent: number, text: string, phase = '') {
+      const pct = `${percent.toFixed(0).padStart(3)}%`;
+      if (!tty) {
+        out.write(`${opts.label}: ${phase ? `${phase} ` : ''}${pct} ${text}\n`);
+        return;
+      }
+      const width = 24;
+      const full = Math.max(0, Math.min(width, Math.round((percent / 100) * width)));
+      const line = `[${'█'.repeat(full)}${'░'.repeat(width - full)}] ${pct} ${text}`;
+      const cols = out.columns ?? 120;
+      out.write(`\r${line.slice(0, cols - 1).padEnd(Math.min(cols - 1, line.length))}\x1b[K`);
+      drawn = true;
+    },
+    /** Ends the bar's line, so that what is printed next starts on a line of its own. */
     finish() {
       if (tty && drawn) out.write('\n');
+      drawn = false;
     },
+  };
+}
+
+/** A progress callback for `buildVectorIndex`, plus `finish()` to end the bar's line. */
+export function createProgressPrinter(opts: ProgressPrinterOptions = {}) {
+  const bar = createProgressBar({ stream: opts.stream, label: 'build-index' });
+  const every = (opts.lineEverySeconds ?? 2) * 1000;
+  return {
+    onProgress: progressEvery(bar.tty ? 100 : every, (v) => bar.draw(v.percent, describeProgress(v), v.phase), opts.now),
+    finish: bar.finish,
   };
 }

@@ -24,7 +24,7 @@ export function formatStatus(s: Status, urls: { api: string; ui: string }): stri
 }
 
 /** A listening address clients can use: a wildcard bind is reached on loopback. */
-const reachable = (host: string) =>
+export const reachable = (host: string) =>
   host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
 
 /** Prints the report; waits up to `--wait` seconds for the server to answer. */

@@ -10,7 +10,7 @@ import type { AppDeps } from '../deps.js';
 import { AppError } from '../errors.js';
 import { BODY_PROBLEMS, UNAVAILABLE_PROBLEM, createRouter, issuedIdSchema, problem } from './openapi.js';
 import { hostedKeyMissing } from '../llm/clients.js';
-import { LIFETIMES, RATE_LIMITS } from '../store/keys.js';
+import { LIFETIMES } from '../store/keys.js';
 import { AnonHeaderSchema, resolveUser } from './chat-identity.js';
 
 const Provider = ProviderSchema;
@@ -58,6 +58,8 @@ const rateLimited = (code: string, what: string, retryAfterSeconds: number) =>
 /** Chat submission and identity routes. */
 export function chatRoutes(deps: AppDeps) {
   const { config, llm, users, jobs, limiter } = deps;
+  const maxRequests = config.CHAT_RATE_LIMIT_REQUESTS;
+  const maxTokens = config.CHAT_RATE_LIMIT_TOKENS;
 
   const messageRoute = createRoute({
     method: 'post',
@@ -73,7 +75,7 @@ export function chatRoutes(deps: AppDeps) {
       ...BODY_PROBLEMS,
       401: problem('x-anon-id is unknown or expired'),
       422: problem('Invalid body or header (e.g. hosted provider without a configured key)'),
-      429: problem(`More than ${RATE_LIMITS.requests} requests or ${RATE_LIMITS.tokens} tokens in 10 minutes; see Retry-After`),
+      429: problem(`More than ${maxRequests} requests or ${maxTokens} tokens in 10 minutes; see Retry-After`),
       ...UNAVAILABLE_PROBLEM,
       503: problem('A dependency is unavailable, or the queue holds QUEUE_MAX_PENDING jobs; see Retry-After'),
     },
@@ -116,11 +118,11 @@ export function chatRoutes(deps: AppDeps) {
       const user = await resolveUser(users, h['x-anon-id']);
       if (!user && config.ANON_LIMITS === 'address') {
         // No identity: the caller's address gets the per-user request budget (ANON_LIMITS).
-        const hit = await limiter.hitAddress('chat', c.get('client'), RATE_LIMITS.requests, LIFETIMES.rateWindowSeconds * 1000);
+        const hit = await limiter.hitAddress('chat', c.get('client'), maxRequests, LIFETIMES.rateWindowSeconds * 1000);
         if (!hit.ok) {
           throw rateLimited(
             'rate-limit-address',
-            `request limit exceeded: at most ${RATE_LIMITS.requests} messages per 10 minutes from one address without x-anon-id`,
+            `request limit exceeded: at most ${maxRequests} messages per 10 minutes from one address without x-anon-id`,
             hit.retryAfterSeconds,
           );
         }
@@ -130,8 +132,8 @@ export function chatRoutes(deps: AppDeps) {
         if (!admission.ok) {
           const what =
             admission.limit === 'requests'
-              ? `request limit exceeded: at most ${RATE_LIMITS.requests} messages per 10 minutes`
-              : `token limit exceeded: at most ${RATE_LIMITS.tokens} tokens per 10 minutes`;
+              ? `request limit exceeded: at most ${maxRequests} messages per 10 minutes`
+              : `token limit exceeded: at most ${maxTokens} tokens per 10 minutes`;
           throw rateLimited(`rate-limit-${admission.limit}`, what, admission.retryAfterSeconds);
         }
       }

@@ -2,7 +2,6 @@
 import { createRoute } from '@hono/zod-openapi';
 import { LlmConfigSchema, type LlmConfig } from '../contract/providers.js';
 import type { AppDeps } from '../deps.js';
-import { RATE_LIMITS } from '../store/keys.js';
 import { createRouter } from './openapi.js';
 
 const route = createRoute({
@@ -24,11 +23,11 @@ export function configRoutes({ config }: AppDeps) {
     hosted_router_model: config.HOSTED_LLM_ROUTER_MODEL,
     hosted_available: config.HOSTED_LLM_API_KEY !== '',
     limits: {
-      requests_per_user_per_10_minutes: RATE_LIMITS.requests,
-      tokens_per_user_per_10_minutes: RATE_LIMITS.tokens,
+      requests_per_user_per_10_minutes: config.CHAT_RATE_LIMIT_REQUESTS,
+      tokens_per_user_per_10_minutes: config.CHAT_RATE_LIMIT_TOKENS,
       new_identities_per_address_per_minute: config.ANON_MINT_PER_MINUTE,
       // 0: messages without x-anon-id are not limited (ANON_LIMITS=none).
-      messages_without_identity_per_address_per_10_minutes: config.ANON_LIMITS === 'address' ? RATE_LIMITS.requests : 0,
+      messages_without_identity_per_address_per_10_minutes: config.ANON_LIMITS === 'address' ? config.CHAT_RATE_LIMIT_REQUESTS : 0,
       mcp_requests_per_address_per_minute: config.MCP_REQUESTS_PER_MINUTE,
       queue_max_pending: config.QUEUE_MAX_PENDING,
       mcp_max_sessions: config.MCP_MAX_SESSIONS,

@@ -69,7 +69,7 @@ export const LIFETIMES = Object.freeze({
   rateWindowSeconds: 600,
 });
 
-/** Per-user limits on `POST /chat/message` (with `x-anon-id`) per sliding window. */
+/** The contract's per-user limits on `POST /chat/message` (with `x-anon-id`) per sliding window: the defaults of `CHAT_RATE_LIMIT_REQUESTS` and `CHAT_RATE_LIMIT_TOKENS`. */
 export const RATE_LIMITS = Object.freeze({ requests: 20, tokens: 500_000 });
 
 /** Messages of history passed to a model: the last 10 message pairs. */

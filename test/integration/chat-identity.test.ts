@@ -111,6 +111,21 @@ describe('rate limits', () => {
     expect(ttl).toBeGreaterThan(599_000);
   });
 
+  it('takes its budget from CHAT_RATE_LIMIT_REQUESTS, and says so in the 429 and GET /config', async () => {
+    const raised = await startHarness({ worker: false, env: { CHAT_RATE_LIMIT_REQUESTS: '23' } });
+    try {
+      const anon = /anon_id=([^;]+)/.exec((await raised.app.request('/chat/bootstrap-anon')).headers.get('set-cookie') ?? '')![1]!;
+      const results = await Promise.all(Array.from({ length: 26 }, () => raised.post({ message: 'hi' }, { 'x-anon-id': anon })));
+      expect(results.filter((r) => r.status === 202)).toHaveLength(23);
+      const limited = results.find((r) => r.status === 429)!;
+      expect(((await limited.json()) as any).detail).toMatch(/at most 23 messages/);
+      const config = (await (await raised.app.request('/config')).json()) as any;
+      expect(config.limits.requests_per_user_per_10_minutes).toBe(23);
+    } finally {
+      await raised.close();
+    }
+  });
+
   it('records the tokens a job consumes against its user', async () => {
     const worker = await h.startWorker();
     const anon = cookieOf(await bootstrap())!;

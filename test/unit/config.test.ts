@@ -21,6 +21,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ANON_LIMITS: 'sometimes' })).toThrow(/ANON_LIMITS/);
   });
 
+  it("keeps the contract's chat rate limits unless CHAT_RATE_LIMIT_* raise them", () => {
+    const dev = loadConfig({});
+    expect([dev.CHAT_RATE_LIMIT_REQUESTS, dev.CHAT_RATE_LIMIT_TOKENS]).toEqual([20, 500_000]);
+    const raised = loadConfig({ CHAT_RATE_LIMIT_REQUESTS: '1000', CHAT_RATE_LIMIT_TOKENS: '5000000' });
+    expect([raised.CHAT_RATE_LIMIT_REQUESTS, raised.CHAT_RATE_LIMIT_TOKENS]).toEqual([1000, 5_000_000]);
+    expect(() => loadConfig({ CHAT_RATE_LIMIT_REQUESTS: '0' })).toThrow(/CHAT_RATE_LIMIT_REQUESTS/);
+  });
+
   it('takes GRAPHDB_URL as a host or a Bolt URI, and names it when the scheme is not one', () => {
     expect(boltUrl(loadConfig({}).GRAPHDB_URL, 1234)).toBe('bolt://localhost:1234');
     for (const uri of ['neo4j+s://abc.databases.neo4j.io', 'neo4j://core1:7687', 'bolt+ssc://10.0.0.5:7687', 'bolt+s://db']) {
