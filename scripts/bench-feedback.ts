@@ -20,7 +20,7 @@ import { loadConfig } from '../src/config.js';
 import { createGraphStore } from '../src/graph/driver.js';
 import { editDistance } from '../src/graph/name-suggest.js';
 import { queryNotices } from '../src/graph/query-notices.js';
-import { ReadQueryError, readQueryLimits, runReadQuery, type ReadQueryResult } from '../src/graph/read-query.js';
+import { type ReadQueryError, readQueryLimits, runReadQuery, type ReadQueryResult } from '../src/graph/read-query.js';
 import { loadSampleGraph, type SampleGraph } from '../src/graph/sample.js';
 import sample from '../src/graph/sample-data.json' with { type: 'json' };
 import { createSkeletonCache } from '../src/graph/skeleton-cache.js';
@@ -104,7 +104,9 @@ const mistakes = outcomes.filter((o) => o.entry.mistake !== 'none');
 const anyExplained = mistakes.filter((o) => problem(o).length);
 const correct = outcomes.filter((o) => o.entry.mistake === 'none');
 const falseNotices = correct.filter((o) => problem(o).length);
-const empty = mistakes.filter((o) => o.result && (o.result.rows.length === 0 || o.result.rows.every((r) => Object.values(r).every((v) => v === 0))));
+const empty = mistakes.filter(
+  (o) => o.result && (o.result.rows.length === 0 || o.result.rows.every((r) => Object.values(r).every((v) => v === 0))),
+);
 
 // Timing: each query with the checks (schema) and without (the database's warnings only), interleaved.
 const schema = await skeleton.schema(database);
@@ -170,7 +172,9 @@ if (values.json) {
     `right name suggested where one is within distance 3 / case / plural: ${named.length} of ${eligible.length} (${pc(named.length, eligible.length)})`,
   );
   console.log(`reversed direction explained: ${reversedExplained.length} of ${reversed.length}`);
-  console.log(`mistakes with an explanation (any kind): ${anyExplained.length} of ${mistakes.length} (${pc(anyExplained.length, mistakes.length)}); of them empty or zero-count: ${empty.length}`);
+  console.log(
+    `mistakes with an explanation (any kind): ${anyExplained.length} of ${mistakes.length} (${pc(anyExplained.length, mistakes.length)}); of them empty or zero-count: ${empty.length}`,
+  );
   console.log(`correct queries with a problem notice: ${falseNotices.length} of ${correct.length}`);
   console.log(
     `graph_query p50 with checks ${ms(figures.p50WithChecksMs)}, without ${ms(figures.p50WithoutChecksMs)}; checks alone p50 ${ms(figures.p50ChecksCpuMs)}, p99 ${ms(figures.p99ChecksCpuMs)} (${ROUNDS} rounds × ${readable.length})`,
@@ -178,6 +182,9 @@ if (values.json) {
   console.log('\n| mistake | queries | explained | right name / eligible |\n|---|---|---|---|');
   for (const [k, r] of byMistake) console.log(`| ${k} | ${r.n} | ${r.explained} | ${r.eligible ? `${r.named} / ${r.eligible}` : '–'} |`);
   const missed = warnedAbout.filter((o) => !explained.includes(o)).concat(eligible.filter((o) => !named.includes(o)));
-  for (const o of missed.slice(0, 10)) console.log(`missed #${o.entry.id} ${o.entry.mistake}: ${o.entry.cypher}\n   ${(o.result?.notices ?? []).map((n) => n.message).join(' | ') || o.error?.message || '(no notice)'}`);
+  for (const o of missed.slice(0, 10))
+    console.log(
+      `missed #${o.entry.id} ${o.entry.mistake}: ${o.entry.cypher}\n   ${(o.result?.notices ?? []).map((n) => n.message).join(' | ') || o.error?.message || '(no notice)'}`,
+    );
 }
 await graph.close();

@@ -15,7 +15,7 @@ import { writeFileSync } from 'node:fs';
 /** Templates: slots in braces, `kind:name` (L label, T type, P property). `->`/`<-` of a T slot's hop may be reversed. */
 const TEMPLATES = {
   sample: [
-    "MATCH (m:{L:Mission}) WHERE m.{P:launchYear} > 2000 RETURN m.displayName AS name ORDER BY name LIMIT 10",
+    'MATCH (m:{L:Mission}) WHERE m.{P:launchYear} > 2000 RETURN m.displayName AS name ORDER BY name LIMIT 10',
     'MATCH (a:{L:Astronaut})-[:{T:CREW_OF}]->(m:{L:Mission}) RETURN a.displayName, m.displayName LIMIT 10',
     "MATCH (m:{L:Mission})-[:{T:LAUNCHED_BY}]->(g:{L:Agency}) WHERE g.displayName = 'NASA' RETURN count(m) AS missions",
     'MATCH (s:{L:Scientist})-[:{T:DISCOVERED}]->(b:{L:CelestialBody}) RETURN s.displayName, b.displayName',
@@ -26,7 +26,7 @@ const TEMPLATES = {
     'MATCH (a:{L:Astronaut})-[:{T:WORKS_FOR}]->(g:{L:Agency}) RETURN g.displayName AS agency, count(a) AS astronauts',
     'MATCH (g:{L:Agency}) WHERE g.{P:founded} < 1970 RETURN g.displayName, g.{P:budgetBillionUsd}',
     'MATCH (p:{L:Person}) WHERE p.{P:birthYear} > 1960 RETURN p.displayName, p.{P:nationality}',
-    "MATCH (m:{L:Mission})-[:{T:USES}]->(c:{L:Spacecraft}) WHERE c.{P:reusable} = true RETURN m.displayName, c.displayName",
+    'MATCH (m:{L:Mission})-[:{T:USES}]->(c:{L:Spacecraft}) WHERE c.{P:reusable} = true RETURN m.displayName, c.displayName',
     "MATCH (s:{L:Spacecraft})-[:{T:OPERATED_BY}]->(g:{L:Agency} {displayName: 'ESA'}) RETURN s.displayName, s.{P:massKg}",
     'MATCH (i:{L:Instrument})-[:{T:DEVELOPED_BY}]->(g:{L:Agency}) RETURN g.displayName, collect(i.{P:measures})[..3]',
   ],
@@ -131,8 +131,7 @@ const MUTATIONS = {
 
 const lines = [];
 let id = 0;
-const fill = (template, slot, value) =>
-  template.replace(/\{([LTP]):(\w+)\}/g, (m, kind, name) => (m === slot ? value : name));
+const fill = (template, slot, value) => template.replace(/\{([LTP]):(\w+)\}/g, (m, kind, name) => (m === slot ? value : name));
 for (const [graph, templates] of Object.entries(TEMPLATES)) {
   for (const template of templates) {
     const correct = fill(template);

@@ -207,7 +207,15 @@ type Env = z.infer<typeof EnvSchema>;
 
 /** The parsed configuration: every variable, defaults applied, derived values filled in. */
 export type Config = Readonly<
-  Omit<Env, 'ROUTER_PROVIDER' | 'VECTOR_INDEX_NAME' | 'ANON_LIMITS' | 'LLM_AGENT_CONTEXT_TOKENS' | 'LLM_ROUTER_CONTEXT_TOKENS' | 'EMBEDDING_BASE_URL'> & {
+  Omit<
+    Env,
+    | 'ROUTER_PROVIDER'
+    | 'VECTOR_INDEX_NAME'
+    | 'ANON_LIMITS'
+    | 'LLM_AGENT_CONTEXT_TOKENS'
+    | 'LLM_ROUTER_CONTEXT_TOKENS'
+    | 'EMBEDDING_BASE_URL'
+  > & {
     ROUTER_PROVIDER: Env['LLM_PROVIDER'];
     LLM_AGENT_CONTEXT_TOKENS: number;
     LLM_ROUTER_CONTEXT_TOKENS: number;

@@ -181,7 +181,8 @@ async function callModel(
 }
 
 /** The `openai` stream helper's error for a 200 stream that sent nothing. */
-const isEmptyStream = (err: unknown) => err instanceof Error && /ended without (sending any chunks|producing a ChatCompletion)/.test(err.message);
+const isEmptyStream = (err: unknown) =>
+  err instanceof Error && /ended without (sending any chunks|producing a ChatCompletion)/.test(err.message);
 
 /** Turns the last 429 into the job's rate-limit message. */
 async function guardRateLimit<T>(p: Promise<T>, o: { retries: number; delayMs: number }): Promise<T> {

@@ -96,10 +96,16 @@ const ROUTER_MAX_TOKENS = 256;
 /** The request in one structured-output form: JSON mode and plain text carry the schema in the prompt instead. */
 function inForm(base: ChatCompletionCreateParamsNonStreaming, form: StructuredForm): ChatCompletionCreateParamsNonStreaming {
   if (form === 'json_schema') {
-    return { ...base, response_format: { type: 'json_schema', json_schema: { name: 'router_decision', strict: true, schema: DECISION_SCHEMA } } };
+    return {
+      ...base,
+      response_format: { type: 'json_schema', json_schema: { name: 'router_decision', strict: true, schema: DECISION_SCHEMA } },
+    };
   }
   const [system, ...rest] = base.messages;
-  const withSchema = { role: 'system' as const, content: `${system!.content as string}\nJSON schema of the answer: ${JSON.stringify(DECISION_SCHEMA)}` };
+  const withSchema = {
+    role: 'system' as const,
+    content: `${system!.content as string}\nJSON schema of the answer: ${JSON.stringify(DECISION_SCHEMA)}`,
+  };
   // `schema` beside `json_object` is llama.cpp's extension (output held to the schema); others ignore it.
   const jsonMode = { response_format: { type: 'json_object' as const, schema: DECISION_SCHEMA } as { type: 'json_object' } };
   return { ...base, messages: [withSchema, ...rest], ...(form === 'json_object' ? jsonMode : {}) };
@@ -121,7 +127,11 @@ export async function classify(target: LlmTarget, question: string, history: Mes
       { role: 'user', content: question },
     ],
     [],
-    { contextTokens: target.contextTokens, reserveTokens: maxTokens + estimateTokens(JSON.stringify(DECISION_SCHEMA)), setting: target.contextSetting },
+    {
+      contextTokens: target.contextTokens,
+      reserveTokens: maxTokens + estimateTokens(JSON.stringify(DECISION_SCHEMA)),
+      setting: target.contextSetting,
+    },
     history.length + 1,
   );
   const base: ChatCompletionCreateParamsNonStreaming = { model: target.model, messages, temperature: 0, max_tokens: maxTokens };

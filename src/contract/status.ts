@@ -63,7 +63,7 @@ export const StatusSchema = z
         model: z.string(),
         state: z.enum(['ok', 'unreachable', 'unknown-model', 'key-refused', 'unavailable']),
         checked_at: z.number().describe('Unix seconds of the probe (results are cached briefly)'),
-        context_tokens: z.number().int().optional().describe("Extension: the context budget every call of this role is fitted to"),
+        context_tokens: z.number().int().optional().describe('Extension: the context budget every call of this role is fitted to'),
         forms: z
           .object({
             structured_output: z.enum(['json_schema', 'json_object', 'text']).describe('The structured-output form calls use'),

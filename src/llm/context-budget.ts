@@ -66,8 +66,9 @@ export function shortenToolResult(text: string, rows: number): string {
 /** The system prompt cut to `chars` at a line end, saying what was left out. */
 function shortenSystem(text: string, chars: number): string {
   if (text.length <= chars) return text;
-  const cut = text.lastIndexOf('\n', chars);
-  return `${text.slice(0, cut > 0 ? cut : chars)}\n… (the rest of the overview is left out to fit the context; call get_graph_overview for it)`;
+  const line = text.lastIndexOf('\n', chars);
+  const cut = line > chars * 0.8 ? line : chars;
+  return `${text.slice(0, cut)}\n… (the rest of the overview is left out to fit the context; call get_graph_overview for it)`;
 }
 
 /**

@@ -82,7 +82,10 @@ export function refusalText(err: unknown): string {
   const status = statusOf(err);
   const raw = err instanceof Error ? err.message : String(err);
   // The openai package prefixes its messages with the status already.
-  const message = raw.replace(/^\d{3}\s*/, '').split('\n')[0]!.trim();
+  const message = raw
+    .replace(/^\d{3}\s*/, '')
+    .split('\n')[0]!
+    .trim();
   const text = `${status ? `HTTP ${status}` : 'error'}${message ? `: ${message}` : ''}`;
   return text.length > 160 ? `${text.slice(0, 159)}…` : text;
 }

@@ -68,7 +68,12 @@ export function createStatusReporter(deps: AppDeps, opts: StatusReporterOptions 
     }
     const { state, at } = await probe();
     const f = target.forms;
-    const forms = { structured_output: f.structured, stream_with_tools: f.streamTools, usage_in_streams: f.streamUsage, refused: [...f.refusals] };
+    const forms = {
+      structured_output: f.structured,
+      stream_with_tools: f.streamTools,
+      usage_in_streams: f.streamUsage,
+      refused: [...f.refusals],
+    };
     return { role, provider: target.provider, model: target.model, state, checked_at: at, context_tokens: target.contextTokens, forms };
   };
 

@@ -24,13 +24,17 @@ export type QuirkAnswer = { status: number; message: string } | 'empty-stream' |
 export function quirkAnswer(profile: QuirkProfile, body: any): QuirkAnswer {
   if (profile !== 'llama-cpp-python' || !body) return null;
   if (body.response_format?.type === 'json_schema') {
-    return { status: 500, message: "1 validation error for CreateChatCompletionRequest response_format.type Input should be 'text' or 'json_object'" };
+    return {
+      status: 500,
+      message: "1 validation error for CreateChatCompletionRequest response_format.type Input should be 'text' or 'json_object'",
+    };
   }
   const messages: any[] = Array.isArray(body.messages) ? body.messages : [];
   if (messages.some((m) => m.role === 'assistant' && m.content === null)) {
     return { status: 500, message: 'validation error: messages.assistant.content Input should be a valid string' };
   }
-  if (messages.some((m) => m.role === 'developer')) return { status: 500, message: "Input tag 'developer' found using 'role' does not match" };
+  if (messages.some((m) => m.role === 'developer'))
+    return { status: 500, message: "Input tag 'developer' found using 'role' does not match" };
   if (body.tool_choice === 'required') return { status: 500, message: "tool_choice 'required' is not supported" };
   if (body.stream && Array.isArray(body.tools) && body.tools.length && body.tool_choice === 'auto') return 'empty-stream';
   return null;

@@ -242,7 +242,11 @@ export async function startLlmServer(opts: LlmServerOptions = {}): Promise<LlmSe
       const status = reply.status ?? 200;
       if (reply.raw !== undefined) return send(res, status, reply.raw, reply.headers);
       if (status !== 200) {
-        const error = { message: reply.content ?? `scripted error ${status}`, type: status === 429 ? 'rate_limit_exceeded' : 'server_error', code: null };
+        const error = {
+          message: reply.content ?? `scripted error ${status}`,
+          type: status === 429 ? 'rate_limit_exceeded' : 'server_error',
+          code: null,
+        };
         return send(res, status, JSON.stringify({ error }), reply.headers);
       }
       const full = completion(reply, body?.model ?? 'scripted', ++seq);

@@ -326,7 +326,9 @@ describe('agent route', () => {
     h.llm.fail(500, 1);
     const { job } = await ask('Broken model?');
     expect(job.status).toBe('error');
-    expect(job.error).toMatch(/^the agent model "[^"]+" \(provider local, [^)]+\) refused the request \(HTTP 500: .*\): use a model server/);
+    expect(job.error).toMatch(
+      /^the agent model "[^"]+" \(provider local, [^)]+\) refused the request \(HTTP 500: .*\): use a model server/,
+    );
     expect(h.llm.chatRequests()).toHaveLength(2);
   });
 

@@ -18,11 +18,10 @@ describe('llama-cpp-python quirks', () => {
   it('learns json_object, unstreamed tool calls and content "" once, uses the router’s own decision, and says so in /status', async () => {
     h = await startHarness({ realAgent: true });
     h.llm.setQuirks('llama-cpp-python');
-    h.llm.script(
-      routerReply('agent', 0.9, 'needs the graph'),
-      toolCallReply({ name: 'get_node_labels', arguments: {} }),
-      { content: 'There are labels.', usage: { prompt_tokens: 300, completion_tokens: 7 } },
-    );
+    h.llm.script(routerReply('agent', 0.9, 'needs the graph'), toolCallReply({ name: 'get_node_labels', arguments: {} }), {
+      content: 'There are labels.',
+      usage: { prompt_tokens: 300, completion_tokens: 7 },
+    });
     const sub = await h.submit('What kinds of things are in the graph?');
     const job = await h.waitJob(sub.job_id, 15_000);
     expect(job.status).toBe('done');
@@ -33,7 +32,12 @@ describe('llama-cpp-python quirks', () => {
     expect(routing).toMatchObject({ route: 'agent', reasoning: 'needs the graph' });
     expect(routing.fallback).toBeUndefined();
     expect(ev.map((f) => f.event)).toContain('tool_call');
-    expect(ev.filter((f) => f.event === 'answer_delta').map((f) => f.data.text).join('')).toBe('There are labels.');
+    expect(
+      ev
+        .filter((f) => f.event === 'answer_delta')
+        .map((f) => f.data.text)
+        .join(''),
+    ).toBe('There are labels.');
 
     // Router: json_schema refused (500), json_object taken. Agent: the streamed call came back
     // empty and was asked again unstreamed; the tool-call turn went back with content "".
@@ -61,7 +65,10 @@ describe('llama-cpp-python quirks', () => {
 
     const status = (await (await h.app.request('/status')).json()) as any;
     const models = Object.fromEntries(status.language_models.map((m: any) => [m.role, m]));
-    expect(models.router.forms).toMatchObject({ structured_output: 'json_object', refused: [expect.stringMatching(/^response_format json_schema: HTTP 500/)] });
+    expect(models.router.forms).toMatchObject({
+      structured_output: 'json_object',
+      refused: [expect.stringMatching(/^response_format json_schema: HTTP 500/)],
+    });
     expect(models.agent.forms).toMatchObject({ stream_with_tools: false });
     expect(models.agent.context_tokens).toBe(8_192);
   });

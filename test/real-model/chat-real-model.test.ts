@@ -21,7 +21,14 @@ const PERSON = `RealPerson_${tag}`;
 const CITY = `RealCity_${tag}`;
 
 const provider: Record<string, string> = key
-  ? { LLM_PROVIDER: 'hosted', ROUTER_PROVIDER: 'hosted', HOSTED_LLM_BASE_URL: url!, HOSTED_LLM_API_KEY: key, HOSTED_LLM_AGENT_MODEL: model, HOSTED_LLM_ROUTER_MODEL: model }
+  ? {
+      LLM_PROVIDER: 'hosted',
+      ROUTER_PROVIDER: 'hosted',
+      HOSTED_LLM_BASE_URL: url!,
+      HOSTED_LLM_API_KEY: key,
+      HOSTED_LLM_AGENT_MODEL: model,
+      HOSTED_LLM_ROUTER_MODEL: model,
+    }
   : { LOCAL_LLM_BASE_URL: url!, LOCAL_LLM_AGENT_MODEL: model, LOCAL_LLM_ROUTER_MODEL: model };
 
 let h: Harness;
@@ -32,11 +39,25 @@ describe.skipIf(!url)(`the chat through ${url} with ${model}`, () => {
   beforeAll(async () => {
     h = await startHarness({
       handlers: { agent: (input) => agent(input) },
-      env: { ...provider, LLM_TIMEOUT_MS: '600000', LLM_AGENT_CONTEXT_TOKENS: String(CONTEXT), LLM_ROUTER_CONTEXT_TOKENS: String(CONTEXT), LLM_MAX_TOKENS: String(MAX_TOKENS) },
+      env: {
+        ...provider,
+        LLM_TIMEOUT_MS: '600000',
+        LLM_AGENT_CONTEXT_TOKENS: String(CONTEXT),
+        LLM_ROUTER_CONTEXT_TOKENS: String(CONTEXT),
+        LLM_MAX_TOKENS: String(MAX_TOKENS),
+      },
     });
     // Four steps at most: a small model may never stop calling tools, and each step takes seconds here.
-    agent = createAgentHandler({ graph: h.deps.graph, search: h.searcher, skeleton: h.deps.skeleton, config: h.deps.config, maxIterations: 4 });
-    await db(`CREATE (:${PERSON} {name: 'Ada'})-[:LIVES_IN]->(:${CITY} {name: 'London'}), (:${PERSON} {name: 'Charles'})-[:LIVES_IN]->(:${CITY} {name: 'Paris'})`);
+    agent = createAgentHandler({
+      graph: h.deps.graph,
+      search: h.searcher,
+      skeleton: h.deps.skeleton,
+      config: h.deps.config,
+      maxIterations: 4,
+    });
+    await db(
+      `CREATE (:${PERSON} {name: 'Ada'})-[:LIVES_IN]->(:${CITY} {name: 'London'}), (:${PERSON} {name: 'Charles'})-[:LIVES_IN]->(:${CITY} {name: 'Paris'})`,
+    );
     await h.deps.skeleton.refresh('neo4j');
   });
   afterAll(async () => {
