@@ -131,7 +131,7 @@ const MUTATIONS = {
 
 const lines = [];
 let id = 0;
-const fill = (template, slot, value) => template.replace(/\{([LTP]):(\w+)\}/g, (m, kind, name) => (m === slot ? value : name));
+const fill = (template, slot, value) => template.replace(/\{([LTP]):(\w+)\}/g, (m, _kind, name) => (m === slot ? value : name));
 for (const [graph, templates] of Object.entries(TEMPLATES)) {
   for (const template of templates) {
     const correct = fill(template);

@@ -9,17 +9,25 @@
  * Keyed by model name and text only: a vector depends on nothing else (not on the index, its
  * name or when it was built), so a rebuild, even of the same index name with another model,
  * never meets a stale entry. Results are not cached: they change with the graph.
+ *
+ * Distinct queries of one model are micro-batched (see `createBatcher`): concurrent searches
+ * share one embedding call, and an idle service sends a query at once.
  */
 import type { EmbedderPool } from '../embeddings/embedders.js';
 
 /** Longest query text kept in the cache, in characters (a pasted chat message is not worth keeping). */
 export const MAX_CACHED_QUERY_CHARS = 1_000;
 
+/** Queries embedded together at most (one `/embeddings` request or one ONNX run). */
+export const MAX_QUERY_BATCH = 32;
+
 /** Options of {@link createQueryVectors}. */
 export interface QueryVectorsOptions {
   embedders: EmbedderPool;
   /** Vectors kept (least recently used dropped first); 0 turns the cache off, coalescing stays. */
   size: number;
+  /** Queries per embedding call at most (default {@link MAX_QUERY_BATCH}); 1 turns micro-batching off. */
+  maxBatch?: number;
 }
 
 /** Embeds search queries. */
@@ -28,18 +36,57 @@ export interface QueryVectors {
   get(model: string, query: string): Promise<readonly number[] | null>;
 }
 
+type Waiter = { query: string; resolve: (v: readonly number[] | null) => void; reject: (err: unknown) => void };
+
+/**
+ * Micro-batching per model: a query that arrives while an embedding call of its model is in
+ * flight waits for that call to end, then every waiting query goes out in one call (up to
+ * `maxBatch`). An idle model gets its query at once, so one client waits for nothing; under
+ * load the model server answers one request of n texts instead of n requests, which costs it
+ * far less than n times one (one HTTP exchange, one padded matrix product).
+ */
+function createBatcher(embedders: EmbedderPool, maxBatch: number) {
+  const models = new Map<string, { busy: boolean; waiting: Waiter[] }>();
+
+  const flush = (model: string) => {
+    const m = models.get(model)!;
+    const batch = m.waiting.splice(0, maxBatch);
+    if (!batch.length) {
+      m.busy = false;
+      return;
+    }
+    m.busy = true;
+    void (async () => {
+      try {
+        const embedder = await embedders.get(model);
+        const vectors = await embedder.embed(batch.map((w) => w.query));
+        batch.forEach((w, i) => {
+          const v = vectors[i];
+          w.resolve(v?.some((x) => x !== 0) ? Array.from(v) : null);
+        });
+      } catch (err) {
+        for (const w of batch) w.reject(err);
+      } finally {
+        flush(model);
+      }
+    })();
+  };
+
+  return (model: string, query: string): Promise<readonly number[] | null> =>
+    new Promise((resolve, reject) => {
+      let m = models.get(model);
+      if (!m) models.set(model, (m = { busy: false, waiting: [] }));
+      m.waiting.push({ query, resolve, reject });
+      if (!m.busy) flush(model);
+    });
+}
+
 /** Builds the cache. */
-export function createQueryVectors({ embedders, size }: QueryVectorsOptions): QueryVectors {
+export function createQueryVectors({ embedders, size, maxBatch = MAX_QUERY_BATCH }: QueryVectorsOptions): QueryVectors {
   // A Map iterates in insertion order: re-inserting on a hit makes its first key the least recent.
   const cache = new Map<string, readonly number[] | null>();
   const inFlight = new Map<string, Promise<readonly number[] | null>>();
-
-  const embed = async (model: string, query: string): Promise<readonly number[] | null> => {
-    const embedder = await embedders.get(model);
-    const [vector] = await embedder.embed([query]);
-    return vector?.some((x) => x !== 0) ? Array.from(vector) : null;
-  };
-
+  const embed = createBatcher(embedders, Math.max(1, maxBatch));
   const remember = (key: string, query: string, vector: readonly number[] | null) => {
     if (size <= 0 || query.length > MAX_CACHED_QUERY_CHARS) return;
     cache.set(key, vector);

@@ -86,4 +86,54 @@ describe('createQueryVectors', () => {
     await qv.get('a', long);
     expect(p.calls).toHaveLength(2);
   });
+
+  it('micro-batches distinct concurrent queries: the first goes at once, the ones that wait go together, up to the cap', async () => {
+    const calls: string[][] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const pool: EmbedderPool = {
+      get: async () => ({
+        name: 'a',
+        dimensions: 2,
+        chunk: (t: string) => [t],
+        async embed(texts: string[]) {
+          calls.push(texts);
+          if (calls.length === 1) await gate;
+          return texts.map((t) => Float32Array.from([t.length, 1]));
+        },
+      }),
+      close: async () => {},
+    };
+    const qv = createQueryVectors({ embedders: pool, size: 0, maxBatch: 3 });
+    const first = qv.get('a', 'a');
+    await new Promise((r) => setTimeout(r, 5));
+    const rest = ['bb', 'ccc', 'dddd', 'eeeee', 'bb'].map((q) => qv.get('a', q));
+    release();
+    expect(await Promise.all([first, ...rest])).toEqual([[1, 1], [2, 1], [3, 1], [4, 1], [5, 1], [2, 1]]);
+    expect(calls).toEqual([['a'], ['bb', 'ccc', 'dddd'], ['eeeee']]);
+  });
+
+  it('fails only the batch whose call failed', async () => {
+    let n = 0;
+    const pool: EmbedderPool = {
+      get: async () => ({
+        name: 'a',
+        dimensions: 2,
+        chunk: (t: string) => [t],
+        async embed(texts: string[]) {
+          if (n++ === 0) {
+            await new Promise((r) => setTimeout(r, 5));
+            throw new Error('down');
+          }
+          return texts.map(() => Float32Array.from([1, 1]));
+        },
+      }),
+      close: async () => {},
+    };
+    const qv = createQueryVectors({ embedders: pool, size: 0 });
+    const first = qv.get('a', 'x');
+    const second = qv.get('a', 'y');
+    await expect(first).rejects.toThrow('down');
+    await expect(second).resolves.toEqual([1, 1]);
+  });
 });
