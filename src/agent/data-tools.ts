@@ -89,7 +89,12 @@ const graphQuery = defineTool({
     if (reason) ctx.failedQueries?.set(key, `it returned ${reason}`);
     const rows = `${result.rows.length} row${result.rows.length === 1 ? '' : 's'}${result.rows.length ? `: ${JSON.stringify(result.rows[0])}` : ''}`;
     const summary = reason ?? (result.truncated ? `${result.note}` : rows);
-    return { text: formatReadQueryResult(result), summary, ...(graph ? { graph } : {}) };
+    return {
+      text: formatReadQueryResult(result),
+      summary,
+      ...(graph ? { graph } : {}),
+      ...(result.notices ? { notices: result.notices } : {}),
+    };
   },
 });
 

@@ -110,8 +110,8 @@ export async function runAgentLoop(opts: AgentLoopOptions): Promise<AgentLoopRes
       const raw = call.function.arguments ?? '';
       await opts.emit({ type: 'tool_call', data: { tool: name, args: parseArgs(raw) } });
       const result = await runTool(opts.tools, name, raw, opts.ctx);
-      const graph = result.graph ? { graph: result.graph } : {};
-      await opts.emit({ type: 'tool_result', data: { tool: name, summary: result.summary, ...graph } });
+      const extra = { ...(result.graph ? { graph: result.graph } : {}), ...(result.notices ? { notices: result.notices } : {}) };
+      await opts.emit({ type: 'tool_result', data: { tool: name, summary: result.summary, ...extra } });
       messages.push({ role: 'tool', tool_call_id: call.id, content: result.text });
     }
   }

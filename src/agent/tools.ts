@@ -5,7 +5,7 @@
  */
 import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
 import { z } from 'zod';
-import type { ResultGraph } from '../contract/graph.js';
+import type { QueryNotice, ResultGraph } from '../contract/graph.js';
 import type { SourceNode } from '../contract/search.js';
 import { isDependencyDown } from '../errors.js';
 import { cutText } from '../lib/text.js';
@@ -43,6 +43,8 @@ export interface ToolOutput {
   summary?: string;
   /** The nodes and relationships of the result, for clients to draw (never shown to the model). */
   graph?: ResultGraph;
+  /** A graph_query's notices, for the `tool_result` event (the model reads them in `text`). */
+  notices?: QueryNotice[];
 }
 
 /** A tool as written: its argument type inferred from the schema. */
@@ -104,6 +106,7 @@ export interface ToolCallResult {
   summary: string;
   ok: boolean;
   graph?: ResultGraph;
+  notices?: QueryNotice[];
 }
 
 /** The arguments of a call as an object for the `tool_call` event (the raw text when not JSON). */
@@ -139,7 +142,8 @@ export async function runTool(tools: readonly AgentTool[], name: string, rawArgs
   try {
     const out = await tool.invoke(args ?? {}, ctx);
     if ('issues' in out) return fail(new ToolError(`invalid arguments for ${name}: ${out.issues.join('; ')}`));
-    return { text: out.text, summary: cut(out.summary ?? out.text), ok: true, ...(out.graph ? { graph: out.graph } : {}) };
+    const extra = { ...(out.graph ? { graph: out.graph } : {}), ...(out.notices?.length ? { notices: out.notices } : {}) };
+    return { text: out.text, summary: cut(out.summary ?? out.text), ok: true, ...extra };
   } catch (err) {
     return fail(err);
   }

@@ -4,7 +4,7 @@
  * (OpenAPI), the store, the worker, the agent and the UI client all use these.
  */
 import { z } from '@hono/zod-openapi';
-import { ResultGraphSchema } from './graph.js';
+import { QueryNoticeSchema, ResultGraphSchema } from './graph.js';
 import { SourceNodeSchema } from './search.js';
 
 /** Token counts of the language-model calls of one answer. */
@@ -108,6 +108,10 @@ export const JobEventSchema = z
       z.object({
         tool: z.string(),
         summary: z.string().describe('At most 200 characters'),
+        notices: z
+          .array(QueryNoticeSchema)
+          .optional()
+          .describe('Extension: what the database and the schema said about a graph_query (unknown names, reversed relationships, …)'),
         graph: ResultGraphSchema.optional().describe(
           'Extension: the nodes and relationships the result held (graph_query rows with nodes, relationships or paths), for drawing',
         ),

@@ -145,8 +145,11 @@ describe('graph_query notices in the agent', () => {
     );
     expect(tools(4)[2]).toBe('[{"name":"Carrie"},{"name":"Keanu"}]');
 
-    const summaries = frames.filter((f) => f.event === 'tool_result').map((f) => f.data.summary as string);
+    const results = frames.filter((f) => f.event === 'tool_result');
+    const summaries = results.map((f) => f.data.summary as string);
     expect(summaries[0]).toMatch(/^0 rows, probably because/);
+    expect(results[0]!.data.notices).toEqual([expect.objectContaining({ kind: 'reversed-direction' })]);
+    expect(results[2]!.data.notices).toBeUndefined();
     expect(summaries[1]).toMatch(/^Tool error: this exact query already ran/);
   });
 });

@@ -109,7 +109,14 @@ describe('createQueryVectors', () => {
     await new Promise((r) => setTimeout(r, 5));
     const rest = ['bb', 'ccc', 'dddd', 'eeeee', 'bb'].map((q) => qv.get('a', q));
     release();
-    expect(await Promise.all([first, ...rest])).toEqual([[1, 1], [2, 1], [3, 1], [4, 1], [5, 1], [2, 1]]);
+    expect(await Promise.all([first, ...rest])).toEqual([
+      [1, 1],
+      [2, 1],
+      [3, 1],
+      [4, 1],
+      [5, 1],
+      [2, 1],
+    ]);
     expect(calls).toEqual([['a'], ['bb', 'ccc', 'dddd'], ['eeeee']]);
   });
 

@@ -49,7 +49,7 @@ export interface QuestionResult {
   agent_steps: number;
   tool_calls: { tool: string; args: unknown }[];
   tool_errors: { tool: string; summary: string }[];
-  /** Anything a tool result carries in `notices` (none do yet; kept generic on purpose). */
+  /** The `notices` a tool result carries (graph_query: unknown names, reversed relationships, …; src/graph/query-notices.ts). */
   notices: { tool: string; notice: unknown }[];
   model_retries: number;
   cypher: string[];
