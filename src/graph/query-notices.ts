@@ -80,37 +80,18 @@ function unknownName(
   labelsOf: Map<string, string[]>,
   schema: SkeletonData | null,
 ): Omit<QueryNotice, 'code'> {
-  if (kind === 'unknown-label') {
-    const labels = schema?.labels.map((l) => l.label) ?? [];
-    const near = closestNames(name, labels);
+  if (kind === 'unknown-label' || kind === 'unknown-relationship-type') {
+    const [what, plural, names] =
+      kind === 'unknown-label'
+        ? ['label', 'labels', schema?.labels.map((l) => l.label) ?? []]
+        : ['relationship type', 'types', schema?.types ?? []];
+    const near = closestNames(name, names);
     const hint = near.length
-      ? `did you mean ${orList(near.map((l) => `:${l}`))}?`
-      : labels.length
-        ? `its labels are ${someOf(labels.map((l) => `:${l}`))}`
+      ? `; did you mean ${orList(near.map((n) => `:${n}`))}?`
+      : names.length
+        ? `; its ${plural} are ${someOf(names.map((n) => `:${n}`))}`
         : '';
-    return {
-      kind,
-      name,
-      suggestions: near,
-      message: `label :${name} does not exist in this graph${hint ? `; ${hint}` : ''}`,
-      explainsEmpty: true,
-    };
-  }
-  if (kind === 'unknown-relationship-type') {
-    const types = schema?.types ?? [];
-    const near = closestNames(name, types);
-    const hint = near.length
-      ? `did you mean ${orList(near.map((t) => `:${t}`))}?`
-      : types.length
-        ? `its types are ${someOf(types.map((t) => `:${t}`))}`
-        : '';
-    return {
-      kind,
-      name,
-      suggestions: near,
-      message: `relationship type :${name} does not exist in this graph${hint ? `; ${hint}` : ''}`,
-      explainsEmpty: true,
-    };
+    return { kind, name, suggestions: near, message: `${what} :${name} does not exist in this graph${hint}`, explainsEmpty: true };
   }
   // A property key: first the keys of the labels the query reads it from (`Movie.title`), then any key.
   const owned: string[] = [];

@@ -24,6 +24,12 @@ function countingPool(opts: { fail?: boolean } = {}) {
   return { pool, calls };
 }
 
+/** A pool of one model `a` whose embedding is `embed`. */
+const poolOf = (embed: (texts: string[]) => Promise<Float32Array[]>): EmbedderPool => ({
+  get: async () => ({ name: 'a', dimensions: 2, chunk: (t: string) => [t], embed }),
+  close: async () => {},
+});
+
 describe('createQueryVectors', () => {
   it('sends concurrent identical queries to the model once, and each caller gets the vector', async () => {
     const p = countingPool();
@@ -91,19 +97,11 @@ describe('createQueryVectors', () => {
     const calls: string[][] = [];
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    const pool: EmbedderPool = {
-      get: async () => ({
-        name: 'a',
-        dimensions: 2,
-        chunk: (t: string) => [t],
-        async embed(texts: string[]) {
-          calls.push(texts);
-          if (calls.length === 1) await gate;
-          return texts.map((t) => Float32Array.from([t.length, 1]));
-        },
-      }),
-      close: async () => {},
-    };
+    const pool = poolOf(async (texts) => {
+      calls.push(texts);
+      if (calls.length === 1) await gate;
+      return texts.map((t) => Float32Array.from([t.length, 1]));
+    });
     const qv = createQueryVectors({ embedders: pool, size: 0, maxBatch: 3 });
     const first = qv.get('a', 'a');
     await new Promise((r) => setTimeout(r, 5));
@@ -122,21 +120,13 @@ describe('createQueryVectors', () => {
 
   it('fails only the batch whose call failed', async () => {
     let n = 0;
-    const pool: EmbedderPool = {
-      get: async () => ({
-        name: 'a',
-        dimensions: 2,
-        chunk: (t: string) => [t],
-        async embed(texts: string[]) {
-          if (n++ === 0) {
-            await new Promise((r) => setTimeout(r, 5));
-            throw new Error('down');
-          }
-          return texts.map(() => Float32Array.from([1, 1]));
-        },
-      }),
-      close: async () => {},
-    };
+    const pool = poolOf(async (texts) => {
+      if (n++ === 0) {
+        await new Promise((r) => setTimeout(r, 5));
+        throw new Error('down');
+      }
+      return texts.map(() => Float32Array.from([1, 1]));
+    });
     const qv = createQueryVectors({ embedders: pool, size: 0 });
     const first = qv.get('a', 'x');
     const second = qv.get('a', 'y');
