@@ -74,8 +74,8 @@ function createBatcher(embedders: EmbedderPool, maxBatch: number) {
 
   return (model: string, query: string): Promise<readonly number[] | null> =>
     new Promise((resolve, reject) => {
-      let m = models.get(model);
-      if (!m) models.set(model, (m = { busy: false, waiting: [] }));
+      const m = models.get(model) ?? { busy: false, waiting: [] };
+      models.set(model, m);
       m.waiting.push({ query, resolve, reject });
       if (!m.busy) flush(model);
     });
