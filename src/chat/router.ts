@@ -50,19 +50,30 @@ const DECISION_SCHEMA = {
   additionalProperties: false,
 } as const;
 
+/** `route` and `confidence` read from JSON that was cut off, or null. */
+function partialDecision(text: string): Record<string, unknown> | null {
+  const route = /"route"\s*:\s*"(\w+)"/.exec(text)?.[1];
+  const confidence = /"confidence"\s*:\s*(-?\d+(?:\.\d+)?)/.exec(text)?.[1];
+  const reasoning = /"reasoning"\s*:\s*"((?:[^"\\]|\\.)*)/.exec(text)?.[1];
+  return route && confidence ? { route, confidence: Number(confidence), reasoning: reasoning ? `${reasoning}…` : '' } : null;
+}
+
 /** Parses the model's text into a route, confidence and reasoning, or null when it cannot. */
 export function parseDecision(text: string | null | undefined): Omit<RouterDecision, 'token_usage'> | null {
   if (!text) return null;
   // Models sometimes wrap JSON in a code fence or add a sentence around it.
   const start = text.indexOf('{');
   const end = text.lastIndexOf('}');
-  if (start < 0 || end <= start) return null;
+  if (start < 0) return null;
   let obj: unknown;
   try {
     obj = JSON.parse(text.slice(start, end + 1));
   } catch {
-    return null;
+    // Cut off by max_tokens in the middle of its reasoning (small models write long ones):
+    // the route and confidence come first and are still there.
+    obj = partialDecision(text.slice(start));
   }
+  if (!obj) return null;
   const o = obj as { route?: unknown; confidence?: unknown; reasoning?: unknown };
   const route = typeof o.route === 'string' ? o.route.trim().toLowerCase() : '';
   const confidence = typeof o.confidence === 'string' ? Number(o.confidence) : o.confidence;
@@ -107,7 +118,9 @@ function inForm(base: ChatCompletionCreateParamsNonStreaming, form: StructuredFo
     content: `${system!.content as string}\nJSON schema of the answer: ${JSON.stringify(DECISION_SCHEMA)}`,
   };
   // `schema` beside `json_object` is llama.cpp's extension (output held to the schema); others ignore it.
-  const jsonMode = { response_format: { type: 'json_object' as const, schema: DECISION_SCHEMA } as { type: 'json_object' } };
+  // Its grammar also holds the reasoning short, so the answer ends before max_tokens.
+  const schema = { ...DECISION_SCHEMA, properties: { ...DECISION_SCHEMA.properties, reasoning: { type: 'string', maxLength: 200 } } };
+  const jsonMode = { response_format: { type: 'json_object' as const, schema } as { type: 'json_object' } };
   return { ...base, messages: [withSchema, ...rest], ...(form === 'json_object' ? jsonMode : {}) };
 }
 

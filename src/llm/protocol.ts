@@ -77,17 +77,19 @@ export function isRefusal(err: unknown): boolean {
   return status >= 500 && ![502, 503, 504].includes(status);
 }
 
-/** `HTTP 500: <the server's first line>`, cut to 160 characters. */
+/** `HTTP 500: <the server's message on one line>`, cut to 200 characters. */
 export function refusalText(err: unknown): string {
   const status = statusOf(err);
   const raw = err instanceof Error ? err.message : String(err);
   // The openai package prefixes its messages with the status already.
+  // Up to the first blank line: some servers append a traceback after it.
   const message = raw
     .replace(/^\d{3}\s*/, '')
-    .split('\n')[0]!
+    .split(/\n\s*\n/)[0]!
+    .replace(/\s+/g, ' ')
     .trim();
   const text = `${status ? `HTTP ${status}` : 'error'}${message ? `: ${message}` : ''}`;
-  return text.length > 160 ? `${text.slice(0, 159)}…` : text;
+  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
 }
 
 /** Thrown when a server refused every form of a request; `llmFailureOf` calls it `refused`. */

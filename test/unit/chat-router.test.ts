@@ -18,6 +18,15 @@ describe('parseDecision', () => {
     });
   });
 
+  it('reads the route and confidence of JSON cut off in its reasoning (max_tokens)', () => {
+    expect(parseDecision('{ "route": "agent", "confidence": 0.7, "reasoning": "The user asks about many thin')).toEqual({
+      route: 'agent',
+      confidence: 0.7,
+      reasoning: 'The user asks about many thin…',
+    });
+    expect(parseDecision('{ "route": "agent", "confid')).toBeNull();
+  });
+
   it('clamps confidence to 0..1', () => {
     expect(parseDecision('{"route":"lookup","confidence":7}')!.confidence).toBe(1);
   });
