@@ -115,7 +115,10 @@ export function filterConditions(filter: SearchFilter, path = 'where'): { condit
 /** `where`: a condition or a group, at most {@link MAX_FILTER_CONDITIONS} conditions in all. */
 export const SearchFilterSchema = z
   .union([FilterConditionSchema, FilterGroupSchema], { error: GROUP_ERROR })
-  .refine((f) => filterConditions(f).length <= MAX_FILTER_CONDITIONS, `at most ${MAX_FILTER_CONDITIONS} conditions in all`)
+  .superRefine((f, ctx) => {
+    if (filterConditions(f).length > MAX_FILTER_CONDITIONS)
+      ctx.addIssue({ code: 'custom', message: `at most ${MAX_FILTER_CONDITIONS} conditions in all` });
+  })
   .openapi('SearchFilter', {
     description:
       'Keeps only nodes whose properties pass: one condition, or `{"and": [...]}` / `{"or": [...]}` of conditions and ' +
