@@ -104,6 +104,20 @@ interface Lists {
   kf: number;
 }
 
+/** What stays the same across the rounds of one search. */
+interface SearchPlan {
+  session: Session;
+  graph: string;
+  index: string;
+  mode: RetrievalMode;
+  /** Null for a query without a known token. */
+  vector: readonly number[] | null;
+  /** The Lucene query; null for a query without a word, or in vector mode. */
+  q: string | null;
+  topK: number;
+  neighbors: number;
+}
+
 /** Options of {@link createVectorSearcher}. */
 export interface VectorSearcherOptions {
   /** Node property holding the text; default `TEXT_PROPERTY`. */
@@ -190,17 +204,9 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
    * The query a search runs: `vector` is null for a query without a known token, `q` for one
    * without a word; hybrid falls back to the mode that has something to search with.
    */
-  const searchIn = async (
-    session: Session,
-    index: string,
-    mode: RetrievalMode,
-    vector: readonly number[] | null,
-    q: string | null,
-    topK: number,
-    neighbors: number,
-    lists: Lists,
-    filter: CompiledFilter | null,
-  ): Promise<SourceNode[]> => {
+  const searchIn = async (plan: SearchPlan, lists: Lists, filter: CompiledFilter | null): Promise<SourceNode[]> => {
+    const { session, index, vector, q, topK, neighbors } = plan;
+    let { mode } = plan;
     const ftIndex = fulltextIndexName(index);
     if (mode === 'hybrid' && !vector) mode = 'fulltext';
     if (mode === 'hybrid' && !q) mode = 'vector';
@@ -222,23 +228,14 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
    * nodes pass, until the lists cover the index or reach {@link MAX_FILTER_CANDIDATES}. The
    * index's size is read only when a first round falls short.
    */
-  const searchFiltered = async (
-    session: Session,
-    graph: string,
-    index: string,
-    mode: RetrievalMode,
-    vector: readonly number[] | null,
-    q: string | null,
-    topK: number,
-    neighbors: number,
-    filter: CompiledFilter,
-  ): Promise<SourceNode[]> => {
-    let lists = firstLists(mode, topK);
+  const searchFiltered = async (plan: SearchPlan, filter: CompiledFilter): Promise<SourceNode[]> => {
+    const { topK } = plan;
+    let lists = firstLists(plan.mode, topK);
     let limit: number | undefined;
     for (;;) {
-      const hits = await searchIn(session, index, mode, vector, q, topK, neighbors, lists, filter);
+      const hits = await searchIn(plan, lists, filter);
       if (hits.length >= topK) return hits;
-      limit ??= Math.min(MAX_FILTER_CANDIDATES, await chunkCounts.get(JSON.stringify([graph, index])));
+      limit ??= Math.min(MAX_FILTER_CANDIDATES, await chunkCounts.get(JSON.stringify([plan.graph, plan.index])));
       if (lists.k >= limit && lists.kf >= limit) return hits;
       const grow = (k: number) => nextCandidateCount(k, topK, hits.length, Math.max(k, limit!));
       lists = { k: grow(lists.k), kf: grow(lists.kf) };
@@ -274,8 +271,8 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
       // transaction (BEGIN, RUN, PULL, COMMIT): ~2 ms less per search on a local server.
       const session = deps.graph.driver.session({ database: graph, defaultAccessMode: neo4j.session.READ });
       try {
-        if (filter) return await searchFiltered(session, graph, index, effective, vector, q, topK, neighbors, filter);
-        return await searchIn(session, index, effective, vector, q, topK, neighbors, firstLists(effective, topK), null);
+        const plan: SearchPlan = { session, graph, index, mode: effective, vector, q, topK, neighbors };
+        return await (filter ? searchFiltered(plan, filter) : searchIn(plan, firstLists(effective, topK), null));
       } catch (err) {
         if (missingIndexKind(err)) throw noIndex(graph, model, index);
         throw err;
