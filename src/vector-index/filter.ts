@@ -45,6 +45,34 @@ export function nextCandidateCount(k: number, topK: number, found: number, limit
   return Math.min(limit, Math.ceil(k * growth));
 }
 
+/** Filters whose candidate lists are remembered ({@link createListMemory}). */
+export const REMEMBERED_FILTERS = 256;
+
+/** Candidate lists that served a filter before, per `top_k` wanted: the first round of the next search with it. */
+export interface ListMemory {
+  /** Lists per wanted node that sufficed last time (or reached the limit), if this filter was seen. */
+  get(key: string): { k: number; kf: number } | undefined;
+  set(key: string, perNode: { k: number; kf: number }): void;
+}
+
+/**
+ * The last {@link REMEMBERED_FILTERS} filters' lists. Why: a selective filter (a rare species)
+ * needs two rounds when it starts from the unfiltered lists, about 2.7× the time of one; an
+ * agent or a user narrowing a search repeats the same filter, and its next search then takes
+ * one round with the lists it needed (docs/benchmarks.md, "Filtered search").
+ */
+export function createListMemory(max = REMEMBERED_FILTERS): ListMemory {
+  const entries = new Map<string, { k: number; kf: number }>();
+  return {
+    get: (key) => entries.get(key),
+    set(key, perNode) {
+      entries.delete(key);
+      entries.set(key, perNode);
+      if (entries.size > max) entries.delete(entries.keys().next().value as string);
+    },
+  };
+}
+
 /** Names listed after "the graph has" when no close one exists. */
 const LISTED = 30;
 

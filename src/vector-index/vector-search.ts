@@ -39,7 +39,14 @@ import { resolveIndexName } from './index-build.js';
 import { findModel } from '../contract/models.js';
 import type { RetrievalMode, SourceNode } from '../contract/search.js';
 import type { SearchRequest, VectorSearcher } from './types.js';
-import { MAX_FILTER_CANDIDATES, nextCandidateCount, type SearchFilterFields, unknownFilterNames, unknownNamesError } from './filter.js';
+import {
+  createListMemory,
+  MAX_FILTER_CANDIDATES,
+  nextCandidateCount,
+  type SearchFilterFields,
+  unknownFilterNames,
+  unknownNamesError,
+} from './filter.js';
 
 /** What the searcher needs from the app's dependencies. */
 export interface VectorSearchDeps {
@@ -151,12 +158,13 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
   const chunkCounts = createTtlCache(
     async (key) => {
       const [graph, index] = JSON.parse(key) as [string, string];
-      const { records } = await deps.graph.driver.executeQuery(
-        indexStatements(index).countChunks,
-        {},
-        { database: graph, routing: 'READ' },
-      );
-      return Number(records[0]?.get('n') ?? 0);
+      const session = deps.graph.driver.session({ database: graph, defaultAccessMode: neo4j.session.READ });
+      try {
+        const { records } = await session.run(indexStatements(index).countChunks);
+        return Number(records[0]?.get('n') ?? 0);
+      } finally {
+        await session.close();
+      }
     },
     { ttlMs: FILTER_NAMES_TTL_MS },
   );
@@ -223,20 +231,30 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
     }
   };
 
+  const memory = createListMemory();
+
   /**
    * A filtered search: rounds of {@link searchIn} with longer lists while fewer than `topK`
    * nodes pass, until the lists cover the index or reach {@link MAX_FILTER_CANDIDATES}. The
-   * index's size is read only when a first round falls short.
+   * index's size is read only when a first round falls short. The first round starts from the
+   * lists this filter needed last time, if it was seen.
    */
   const searchFiltered = async (plan: SearchPlan, filter: CompiledFilter): Promise<SourceNode[]> => {
     const { topK } = plan;
-    let lists = firstLists(plan.mode, topK);
+    const key = JSON.stringify([plan.graph, plan.index, plan.mode, filter.cypher, filter.params]);
+    const first = firstLists(plan.mode, topK);
+    const seen = memory.get(key);
+    const cap = (n: number) => Math.min(MAX_FILTER_CANDIDATES, Math.ceil(n));
+    let lists = seen ? { k: cap(Math.max(first.k, seen.k * topK)), kf: cap(Math.max(first.kf, seen.kf * topK)) } : first;
     let limit: number | undefined;
     for (;;) {
       const hits = await searchIn(plan, lists, filter);
-      if (hits.length >= topK) return hits;
-      limit ??= Math.min(MAX_FILTER_CANDIDATES, await chunkCounts.get(JSON.stringify([plan.graph, plan.index])));
-      if (lists.k >= limit && lists.kf >= limit) return hits;
+      const done = hits.length >= topK;
+      if (!done) limit ??= Math.min(MAX_FILTER_CANDIDATES, await chunkCounts.get(JSON.stringify([plan.graph, plan.index])));
+      if (done || (lists.k >= limit! && lists.kf >= limit!)) {
+        memory.set(key, { k: lists.k / topK, kf: lists.kf / topK });
+        return hits;
+      }
       const grow = (k: number) => nextCandidateCount(k, topK, hits.length, Math.max(k, limit!));
       lists = { k: grow(lists.k), kf: grow(lists.kf) };
     }

@@ -12,7 +12,7 @@ import { DATA_TOOLS } from '../../src/agent/data-tools.js';
 import { runTool, type ToolContext } from '../../src/agent/tools.js';
 import { generateProse } from '../../scripts/bench-prose.js';
 import { createTestApp } from '../helpers/deps.js';
-import { createIndexFixture, createTextNodes, dropIndexFixture } from './index-fixtures.js';
+import { countingDriver, createIndexFixture, createTextNodes, dropIndexFixture } from './index-fixtures.js';
 import { connectClient, startMcpServer, textOf } from './mcp-fixtures.js';
 
 const MODEL = 'minishlab/potion-base-32M';
@@ -21,7 +21,7 @@ const { app, deps } = createTestApp(f.env);
 const driver = deps.graph.driver;
 const PICK = `Pick_${f.tag}`;
 const ODD_KEY = 'we`ird] key';
-const texts = Array.from({ length: 30 }, (_, i) => generateProse(3000 + i, 60, 150));
+const texts = Array.from({ length: 30 }, (_, i) => generateProse(3000 + i, 500, 1000));
 const KINDS = ['mission', 'pathway', 'probe'];
 /** Node i's properties, as the suite stores them and as the expectations read them. */
 const props = (i: number) => ({
@@ -145,6 +145,22 @@ describe('top_k under a selective filter', () => {
     expect(filtered.map((h) => h.dbId)).toEqual(picked.slice(0, 5).map((h) => h.dbId));
     const firstRound = await deps.search.search({ query, graph: 'neo4j', model: MODEL, topK: 5, mode: 'vector' });
     expect(firstRound.filter((h) => h.labels.includes(PICK)).length).toBeLessThan(5);
+  });
+
+  it('starts a repeated filter from the lists it needed: one round trip the second time', async () => {
+    const { counting, runs } = countingDriver(driver);
+    const searcher = createVectorSearcher({ ...deps, graph: { ...deps.graph, driver: counting } });
+    const q = { graph: 'neo4j', model: MODEL, topK: 5, mode: 'vector' as const, labels: [PICK] };
+    const first = await searcher.search({ ...q, query: texts[0]! });
+    const rounds = runs.filter((r) => r && 'k' in r).length;
+    expect(rounds).toBeGreaterThan(1);
+    runs.length = 0;
+    const again = await searcher.search({ ...q, query: texts[2]! });
+    expect(runs.filter((r) => r && 'k' in r)).toHaveLength(1);
+    expect([first, again].map((h) => h.map((n) => n.dbId).sort((a, b) => a - b))).toEqual([
+      [1, 7, 13, 19, 25],
+      [1, 7, 13, 19, 25],
+    ]);
   });
 
   it('a filter every node passes gives the unfiltered results', async () => {
