@@ -21,6 +21,12 @@
  * search itself (the minilm server takes ~40 ms per query vector, the same for vector and
  * hybrid); the embedding time is printed apart.
  *
+ * Filtered search (`--filtered`, default on): each query again with `labels: ["Pathway"]` and
+ * `where: {property: "wp_quality_species", op: "=", value: <the source pathway's species>}` (the
+ * subset's species, copied from IN_SPECIES to a property), against the unfiltered search, both
+ * judged by the relevant pathways of that species: what a user who says "in mouse" wants.
+ * Printed per species share, as the filter is the more selective the rarer the species.
+ *
  * Needs the minilm server (LOCAL_LLM_BASE_URL, default http://127.0.0.1:18437/v1), Neo4j and
  * Redis. Options: --pathways <n> (400), --alpha 0.2,0.3 (hybrid variants by vector weight; default HYBRID_ALPHA),
  * --analyzer <name> (FULLTEXT_ANALYZER), --latency <n> (queries per mode timed, default 200).
@@ -38,14 +44,26 @@ import { createKvStore } from '../src/store/redis.js';
 import { benchConfig, describeMachine, fmt } from './bench-common.js';
 import { pct } from './lib/stats.js';
 import { DEFAULT_DIR, loadWikiPathways } from './load-wikipathways.js';
+import { runFilteredQuality } from './lib/filtered-quality.js';
+import type { SearchFilterFields } from '../src/vector-index/filter.js';
 
 const { values } = parseArgs({
-  options: { pathways: { type: 'string' }, alpha: { type: 'string' }, analyzer: { type: 'string' }, latency: { type: 'string' } },
+  options: {
+    pathways: { type: 'string' },
+    alpha: { type: 'string' },
+    analyzer: { type: 'string' },
+    latency: { type: 'string' },
+    filtered: { type: 'string' },
+  },
 });
 const N = Number(values.pathways ?? 400);
 const LATENCY_QUERIES = Number(values.latency ?? 200);
+/** `--filtered only`: the filtered tables alone; `--filtered off`: none. */
+const FILTERED = values.filtered ?? 'on';
 const MODEL = 'all-minilm';
 const PROP = 'wp_quality_text';
+/** The subset's species as a property, for the filtered queries. */
+const SPECIES_PROP = 'wp_quality_species';
 /** Where the loader puts every description; the subset's is copied to PROP. */
 const SOURCE_PROP = 'wp_description';
 const INDEX = 'bench_quality_all_minilm';
@@ -70,6 +88,8 @@ interface Pathway {
 interface Query {
   text: string;
   relevant: Set<number>;
+  /** dbId of the pathway the query was built from. */
+  source: number;
 }
 
 const STOP = new Set(['a', 'an', 'the', 'of', 'and', 'in', 'to', 'for', 'by', 'with', 'on', 'is', 'are']);
@@ -118,15 +138,16 @@ function querySets(subset: Pathway[]): Record<string, Query[]> {
   const sets: Record<string, Query[]> = { title: [], description: [], question: [], passage: [] };
   subset.forEach((p, i) => {
     const relevant = relevantTo(p);
-    sets.title!.push({ text: p.title, relevant });
+    const source = p.dbId;
+    sets.title!.push({ text: p.title, relevant, source });
     const [first, ...rest] = sentences(p.description);
     const desc = withoutTitleWords(first ?? '', p.title);
-    if (words(desc).length >= 4) sets.description!.push({ text: desc, relevant });
-    sets.question!.push({ text: QUESTIONS[i % QUESTIONS.length]!(p.title.toLowerCase()), relevant });
+    if (words(desc).length >= 4) sets.description!.push({ text: desc, relevant, source });
+    sets.question!.push({ text: QUESTIONS[i % QUESTIONS.length]!(p.title.toLowerCase()), relevant, source });
     const later = rest.filter((s) => words(s).length >= 8).sort((a, b) => b.length - a.length)[0];
     if (later) {
       const passage = withoutTitleWords(later, p.title);
-      if (words(passage).length >= 6) sets.passage!.push({ text: passage, relevant });
+      if (words(passage).length >= 6) sets.passage!.push({ text: passage, relevant, source });
     }
   });
   return sets;
@@ -198,6 +219,19 @@ async function main() {
       { ids: subset.map((p) => p.dbId) },
       { database: db },
     );
+    // The subset's species as a property (from IN_SPECIES), for the filtered queries.
+    await graph.driver.executeQuery(
+      `MATCH (p:Pathway) WHERE p.${SPECIES_PROP} IS NOT NULL AND NOT p.dbId IN $ids REMOVE p.${SPECIES_PROP}`,
+      { ids: subset.map((p) => p.dbId) },
+      { database: db },
+    );
+    const speciesRows = await graph.driver.executeQuery(
+      `UNWIND $ids AS id MATCH (p:Pathway {dataset: 'wikipathways', dbId: id})-[:IN_SPECIES]->(s:Species)
+       SET p.${SPECIES_PROP} = s.name RETURN id, s.name AS species`,
+      { ids: subset.map((p) => p.dbId) },
+      { database: db },
+    );
+    const species = new Map(speciesRows.records.map((r) => [Number(r.get('id')), r.get('species') as string]));
     const t0 = performance.now();
     const built = await buildVectorIndex(
       { config, graph, kv, embedders: createEmbeddersFromConfig(config), log: createLogger('warn') },
@@ -216,8 +250,14 @@ async function main() {
       ...alphas.map((alpha) => ({ name: alphas.length > 1 ? `hybrid (α=${alpha})` : 'hybrid', mode: 'hybrid' as const, alpha })),
     ];
     const searchers = variants.map((v) => createVectorSearcher({ config, graph, embedders: embed.pool }, { alpha: v.alpha }));
-    const search = (i: number, text: string) =>
-      searchers[i]!.search({ query: text, graph: db, model: MODEL, topK: TOP_K, mode: variants[i]!.mode });
+    const search = (i: number, text: string, filter?: SearchFilterFields) =>
+      searchers[i]!.search({ query: text, graph: db, model: MODEL, topK: TOP_K, mode: variants[i]!.mode, ...filter });
+    if (FILTERED !== 'off') {
+      const bySource = (q: { source: number }) => species.has(q.source);
+      const filterSets = Object.fromEntries(Object.entries(sets).map(([k, qs]) => [k, qs.filter(bySource)]));
+      await runFilteredQuality({ variants, search, sets: filterSets, species, property: SPECIES_PROP, latencyQueries: LATENCY_QUERIES });
+      if (FILTERED === 'only') return;
+    }
 
     const summary: Record<string, Record<string, number>> = {};
     for (const [setName, queries] of Object.entries(sets)) {

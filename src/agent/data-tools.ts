@@ -8,10 +8,12 @@ import type { SourceNode } from '../contract/search.js';
 import {
   cypherQueryField,
   graphQueryDescription,
+  labelsField,
   parametersField,
   searchTextField,
   searchToolDescription,
   topKField,
+  whereField,
 } from '../tools/definitions.js';
 import { emptyReason } from '../graph/query-notices.js';
 import { formatReadQueryResult, ReadQueryError, runReadQuery } from '../graph/read-query.js';
@@ -37,14 +39,18 @@ const vectorSearch = defineTool({
   schema: z.object({
     query: searchTextField,
     top_k: topKField().optional(),
+    labels: labelsField,
+    where: whereField,
   }),
-  async run({ query, top_k }, ctx) {
+  async run({ query, top_k, labels, where }, ctx) {
     const nodes = await ctx.search.search({
       query,
       graph: ctx.database,
       model: ctx.embeddingModel,
       topK: top_k ?? ctx.defaultTopK,
       neighbors: ctx.neighbors,
+      labels,
+      where,
     });
     ctx.addSources(nodes);
     // About 12,000 characters of text in all: 600 per node at the default top_k, less for many.
@@ -58,7 +64,8 @@ const vectorSearch = defineTool({
       ...(n.neighbors?.length ? { related: relatedLines(n) } : {}),
     }));
     const names = nodes.map((n) => n.displayName || `#${n.dbId}`).join(', ');
-    return { text: rows.length ? JSON.stringify(rows) : 'No similar nodes found.', summary: `${nodes.length} nodes: ${names}` };
+    const none = labels || where ? 'No nodes pass the filter among the matches.' : 'No similar nodes found.';
+    return { text: rows.length ? JSON.stringify(rows) : none, summary: `${nodes.length} nodes: ${names}` };
   },
 });
 

@@ -86,6 +86,8 @@ export interface IndexStatements {
   createBatchIndex: string;
   /** Number of chunk nodes of one batch (`$key`). */
   countBatch: string;
+  /** Number of chunk nodes of the index (count store: no scan). */
+  countChunks: string;
   /**
    * Replaces one batch in one transaction: deletes its chunk nodes, then creates one node per
    * row of `$rows` ({nodeId, chunk, text, vector}) storing the vector as a float32 list.
@@ -113,6 +115,7 @@ export function indexStatements(indexName: string): IndexStatements {
   return {
     createBatchIndex: `CREATE INDEX ${quoteName(batchIndexName(indexName))} IF NOT EXISTS FOR (c:${label}) ON (c.batch)`,
     countBatch: `MATCH (c:${label} {batch: $key}) RETURN count(c) AS n`,
+    countChunks: `MATCH (c:${label}) RETURN count(c) AS n`,
     writeBatch: `
 OPTIONAL MATCH (old:${label} {batch: $key})
 WITH collect(old) AS olds
@@ -158,9 +161,12 @@ SHOW FULLTEXT INDEXES YIELD name, state, populationPercent, options
 WHERE name = $name
 RETURN state, populationPercent, options.indexConfig.\`fulltext.analyzer\` AS analyzer`;
 
-/** Cypher: from `nodeId, score` rows (one per source node) to the `$topK` best nodes `n` that still exist and have their text. */
-const BEST_NODES = `
-MATCH (n) WHERE elementId(n) = nodeId AND n[$prop] IS :: STRING NOT NULL
+/**
+ * Cypher: from `nodeId, score` rows (one per source node) to the `$topK` best nodes `n` that
+ * still exist, have their text and pass `filter` (a predicate over `n`, src/graph/filter-cypher.ts).
+ */
+const bestNodes = (filter?: string) => `
+MATCH (n) WHERE elementId(n) = nodeId AND n[$prop] IS :: STRING NOT NULL${filter ? ` AND ${filter}` : ''}
 WITH n, score ORDER BY score DESC, elementId(n) LIMIT $topK`;
 
 /** Cypher: a search result's fields for node `n` (`dbId` and `displayName` by {@link dbIdOf} and {@link displayNameOf}). */
@@ -184,14 +190,14 @@ CALL {
 }`;
 
 /** The tail of a search query: the best nodes and their fields. */
-const RANKED_NODES = `${BEST_NODES}
+const rankedNodes = (filter?: string) => `${bestNodes(filter)}
 RETURN ${RESULT_FIELDS}`;
 
 /**
  * The same with each node's graph context (`rels` by {@link NODE_RELS}, `degree` from the count
  * store), in the same round trip; sorted again after the per-node subquery.
  */
-const RANKED_NODES_WITH_RELS = `${BEST_NODES}${NODE_RELS}
+const rankedNodesWithRels = (filter?: string) => `${bestNodes(filter)}${NODE_RELS}
 WITH n, score, rels ORDER BY score DESC, elementId(n)
 RETURN ${RESULT_FIELDS}, rels, COUNT { (n)--() } AS degree`;
 
@@ -227,11 +233,12 @@ WITH hit.nodeId AS nodeId, sum(hit.s) AS score`;
  * The search query of a mode, all in one round trip: `vector` over index `$index` (`$k` chunk
  * hits for `$vector`), `fulltext` over `$ftIndex` (`$kf` hits for `$q`, ranked by BM25) or
  * `hybrid` (both, {@link HYBRID_HITS}); then one entry per node, the `$topK` best, and with
- * `withRels` each result's `rels` and `degree` as well (`$scan`, `$nameChars`).
+ * `withRels` each result's `rels` and `degree` as well (`$scan`, `$nameChars`). With `filter`
+ * (a compiled predicate over `n`), only candidates that pass it are ranked.
  */
-export function searchQuery(mode: 'vector' | 'fulltext' | 'hybrid', withRels: boolean): string {
+export function searchQuery(mode: 'vector' | 'fulltext' | 'hybrid', withRels: boolean, filter?: string): string {
   const hits = mode === 'vector' ? VECTOR_HITS : mode === 'fulltext' ? FULLTEXT_HITS : HYBRID_HITS;
-  return hits + (withRels ? RANKED_NODES_WITH_RELS : RANKED_NODES);
+  return hits + (withRels ? rankedNodesWithRels(filter) : rankedNodes(filter));
 }
 
 /** Which kind of index the database says does not exist, or null for any other error. */

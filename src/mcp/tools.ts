@@ -14,10 +14,12 @@ import type { AppDeps } from '../deps.js';
 import {
   cypherQueryField,
   graphQueryDescription,
+  labelsField,
   parametersField,
   searchTextField,
   searchToolDescription,
   topKField,
+  whereField,
 } from '../tools/definitions.js';
 import { isDependencyDown, toAppError } from '../errors.js';
 import { noticeLine } from '../graph/query-notices.js';
@@ -98,11 +100,13 @@ export function registerGraphTools(server: McpServer, deps: McpToolDeps): void {
         sentence: searchTextField,
         graph_name: graphName,
         top_k: topKField(config.VECTOR_SEARCH_TOP_K).default(config.VECTOR_SEARCH_TOP_K),
+        labels: labelsField,
+        where: whereField,
       },
       outputSchema: VectorSearchOutput,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
-    ({ sentence, graph_name, top_k }) =>
+    ({ sentence, graph_name, top_k, labels, where }) =>
       guarded(deps, 'vector_search', async () => {
         const graph = graph_name ?? config.GRAPHDB_GRAPH;
         const results = await deps.search.search({
@@ -111,6 +115,8 @@ export function registerGraphTools(server: McpServer, deps: McpToolDeps): void {
           model: config.EMBEDDING_MODEL,
           topK: top_k,
           neighbors: config.SEARCH_NEIGHBORS,
+          labels,
+          where,
         });
         return ok({ graph_name: graph, model: config.EMBEDDING_MODEL, results });
       }),

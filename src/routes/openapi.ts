@@ -9,11 +9,17 @@ import { AppError, DomainError } from '../errors.js';
 
 /**
  * Says where in the request the fields of a lower layer's validation error were: `paths` maps a
- * domain field (`topK`) to its request path (`body.top_k`). Other errors pass through.
+ * domain field (`topK`) to its request path (`body.top_k`), and the first segment of a nested
+ * one (`where` of `where.and.1.property`). Other errors pass through.
  */
 export function inRequest(err: unknown, paths: Record<string, string>): unknown {
   if (!(err instanceof DomainError) || !err.errors?.length) return err;
-  const errors = err.errors.map((e) => ({ ...e, path: paths[e.path] ?? e.path }));
+  const rename = (path: string) => {
+    if (paths[path]) return paths[path];
+    const [head = '', ...rest] = path.split('.');
+    return paths[head] && rest.length ? [paths[head], ...rest].join('.') : path;
+  };
+  const errors = err.errors.map((e) => ({ ...e, path: rename(e.path) }));
   return new DomainError(err.kind, err.code, err.message, { cause: err.cause, errors });
 }
 

@@ -3,6 +3,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { AppDeps } from '../deps.js';
 import { ModelNameSchema } from '../contract/models.js';
 import { RETRIEVAL_MODES, SourceNodeSchema } from '../contract/search.js';
+import { FilterLabelsSchema, SearchFilterSchema } from '../contract/search-filter.js';
 import { MAX_TOP_K } from '../vector-index/vector-search.js';
 import { BODY_PROBLEMS, createRouter, inRequest, problem } from './openapi.js';
 
@@ -39,6 +40,8 @@ export function vectorRoutes(deps: AppDeps) {
         .max(MAX_NEIGHBORS)
         .default(0)
         .openapi({ description: `Relationships to return per result as \`neighbors\`, 0..${MAX_NEIGHBORS} (default 0: none)` }),
+      labels: FilterLabelsSchema.optional(),
+      where: SearchFilterSchema.optional(),
     })
     .openapi('VectorSearchRequest');
 
@@ -55,16 +58,21 @@ export function vectorRoutes(deps: AppDeps) {
       },
       ...BODY_PROBLEMS,
       404: problem('Unknown graph, or no index for that graph and model (the detail says how to build it)'),
-      422: problem('Invalid body, top_k outside 1..100, mode not one of vector, fulltext, hybrid, or a model outside the registry'),
+      422: problem(
+        'Invalid body, top_k outside 1..100, mode not one of vector, fulltext, hybrid, a model outside the registry, or a ' +
+          'filter naming a label or property the graph lacks (each named in `errors`, with close names)',
+      ),
       503: problem('Graph database or embedding model server unavailable'),
     },
   });
 
   return createRouter().openapi(route, async (c) => {
-    const { query, graph_name, model, top_k, mode, neighbors } = c.req.valid('json');
-    const hits = await deps.search.search({ query, graph: graph_name, model, topK: top_k, mode, neighbors }).catch((err: unknown) => {
-      throw inRequest(err, { model: 'body.model', topK: 'body.top_k' });
-    });
+    const { query, graph_name, model, top_k, mode, neighbors, labels, where } = c.req.valid('json');
+    const hits = await deps.search
+      .search({ query, graph: graph_name, model, topK: top_k, mode, neighbors, labels, where })
+      .catch((err: unknown) => {
+        throw inRequest(err, { model: 'body.model', topK: 'body.top_k', labels: 'body.labels', where: 'body.where' });
+      });
     return c.json(hits, 200);
   });
 }

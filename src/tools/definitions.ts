@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import type { RetrievalMode } from '../contract/search.js';
+import { FilterLabelsSchema, MAX_FILTER_CONDITIONS, SearchFilterSchema } from '../contract/search-filter.js';
 import type { ReadQueryLimits } from '../graph/read-query.js';
 import { MAX_TOP_K } from '../vector-index/vector-search.js';
 
@@ -51,6 +52,23 @@ export function topKField(defaultTopK?: number) {
   const suffix = defaultTopK === undefined ? '' : ` (default ${defaultTopK})`;
   return z.number().int().min(1).max(MAX_TOP_K).describe(`How many nodes to return, 1 to ${MAX_TOP_K}${suffix}.`);
 }
+
+/** `labels` of `vector_search`: narrows it to nodes with any of these labels. */
+export const labelsField = FilterLabelsSchema.optional().describe(
+  'Only return nodes with at least one of these labels, e.g. ["Pathway"]. Use the exact label names of the graph ' +
+    '(case matters); an unknown label is answered with an error naming close labels. Leave it out to search every label.',
+);
+
+/** `where` of `vector_search`: narrows it by node properties. */
+export const whereField = SearchFilterSchema.optional().describe(
+  'Only return nodes whose properties pass this filter (JSON, not Cypher). A condition is ' +
+    '{"property": <name>, "op": <op>, "value": <value>} with op "=", "<>", "<", "<=", ">", ">=" (numbers, or ISO dates ' +
+    'like "2000-01-31" compared as dates), "in" (value: a list) or "exists" (no value). Combine with {"and": [...]} or ' +
+    `{"or": [...]} (items: conditions or groups of conditions; ${MAX_FILTER_CONDITIONS} conditions at most). Example: ` +
+    '{"and": [{"property": "year", "op": ">=", "value": 2000}, {"property": "species", "op": "=", "value": "Homo sapiens"}]}. ' +
+    'Use property names as stored (see the schema tools); an unknown name is answered with an error naming close ones. ' +
+    'Results are still ranked by the search; a filter matching nothing returns no nodes.',
+);
 
 /** `cypher_query` of `graph_query`. */
 export const cypherQueryField = z

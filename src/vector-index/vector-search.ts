@@ -17,13 +17,20 @@
  *
  * The query vector comes from ./query-vectors.ts: concurrent identical queries share one
  * embedding call and recent ones are kept.
+ *
+ * With `labels` or `where` the same query keeps only the candidates that pass the filter, and
+ * is run again with longer candidate lists while fewer than `top_k` pass (./filter.ts). Without
+ * them the query, its parameters and its one round trip are exactly those of an unfiltered search.
  */
 import neo4j, { type Session } from 'neo4j-driver';
 import type { Config } from '../config.js';
 import type { EmbedderPool } from '../embeddings/embedders.js';
 import type { GraphStore } from '../graph/driver.js';
 import { DomainError } from '../errors.js';
-import { fulltextIndexName, missingIndexKind, searchQuery } from '../graph/dialect.js';
+import { fulltextIndexName, indexStatements, missingIndexKind, searchQuery } from '../graph/dialect.js';
+import { type CompiledFilter, compileFilter } from '../graph/filter-cypher.js';
+import { type GraphNames, readGraphNames } from '../graph/graph-names.js';
+import { createTtlCache } from '../lib/ttl-cache.js';
 import { NEIGHBOR_NAME_CHARS, NEIGHBOR_SCAN, nodeContext, type RawNeighbor } from '../graph/neighbors.js';
 import { unknownModel } from '../embeddings/embedders.js';
 import { toLuceneQuery } from './fulltext-query.js';
@@ -32,6 +39,14 @@ import { resolveIndexName } from './index-build.js';
 import { findModel } from '../contract/models.js';
 import type { RetrievalMode, SourceNode } from '../contract/search.js';
 import type { SearchRequest, VectorSearcher } from './types.js';
+import {
+  createListMemory,
+  MAX_FILTER_CANDIDATES,
+  nextCandidateCount,
+  type SearchFilterFields,
+  unknownFilterNames,
+  unknownNamesError,
+} from './filter.js';
 
 /** What the searcher needs from the app's dependencies. */
 export interface VectorSearchDeps {
@@ -87,6 +102,29 @@ export function noIndex(graph: string, model: string, index: string): DomainErro
   );
 }
 
+/** How long a graph's label and property names, and an index's chunk count, are reused by filtered searches, in ms. */
+export const FILTER_NAMES_TTL_MS = 30_000;
+
+/** Chunk hits asked of each list in one round: `k` of the vector index, `kf` of the full-text index. */
+interface Lists {
+  k: number;
+  kf: number;
+}
+
+/** What stays the same across the rounds of one search. */
+interface SearchPlan {
+  session: Session;
+  graph: string;
+  index: string;
+  mode: RetrievalMode;
+  /** Null for a query without a known token. */
+  vector: readonly number[] | null;
+  /** The Lucene query; null for a query without a word, or in vector mode. */
+  q: string | null;
+  topK: number;
+  neighbors: number;
+}
+
 /** Options of {@link createVectorSearcher}. */
 export interface VectorSearcherOptions {
   /** Node property holding the text; default `TEXT_PROPERTY`. */
@@ -109,14 +147,57 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
   // A query with no known token embeds to zeros (null here), which has no cosine similarity to anything.
   const queryVectors = opts.queryVectors ?? createQueryVectors({ embedders: deps.embedders, size: config.QUERY_VECTOR_CACHE_SIZE });
 
+  /** The lists of a first round: `topK` × the mode's over-fetch. */
+  const firstLists = (mode: RetrievalMode, topK: number): Lists => ({
+    k: candidateCount(topK, mode === 'vector' ? overfetch : LIST_OVERFETCH),
+    kf: candidateCount(topK, LIST_OVERFETCH),
+  });
+
+  // Filtered searches only: the graph's names (to refuse unknown ones) and each index's size (to stop widening).
+  const names = createTtlCache((graph) => readGraphNames(deps.graph, graph), { ttlMs: FILTER_NAMES_TTL_MS });
+  const chunkCounts = createTtlCache(
+    async (key) => {
+      const [graph, index] = JSON.parse(key) as [string, string];
+      const session = deps.graph.driver.session({ database: graph, defaultAccessMode: neo4j.session.READ });
+      try {
+        const { records } = await session.run(indexStatements(index).countChunks);
+        return Number(records[0]?.get('n') ?? 0);
+      } finally {
+        await session.close();
+      }
+    },
+    { ttlMs: FILTER_NAMES_TTL_MS },
+  );
+
+  /**
+   * Refuses labels and property names the graph lacks. Cached names serve every filter that
+   * names what they hold; before refusing, they are read again, so a label created meanwhile is
+   * found (a refusal costs one round trip more, a search none).
+   */
+  const checkNames = async (graph: string, filter: SearchFilterFields) => {
+    const missing = (n: GraphNames) => unknownFilterNames(filter, n);
+    if (!missing(await names.get(graph)).length) return;
+    const errors = missing(await names.get(graph, 0));
+    if (errors.length) throw unknownNamesError(graph, errors);
+  };
+
   /** One round trip: the mode's query, each node's relationships included when `neighbors` > 0. */
-  const run = async (session: Session, mode: RetrievalMode, params: Record<string, unknown>, topK: number, neighbors: number) => {
-    const { records } = await session.run(searchQuery(mode, neighbors > 0), {
+  const run = async (
+    session: Session,
+    mode: RetrievalMode,
+    params: Record<string, unknown>,
+    topK: number,
+    neighbors: number,
+    lists: Lists,
+    filter: CompiledFilter | null,
+  ) => {
+    const { records } = await session.run(searchQuery(mode, neighbors > 0, filter?.cypher), {
       ...params,
+      ...filter?.params,
       prop,
       alpha,
-      k: neo4j.int(candidateCount(topK, mode === 'vector' ? overfetch : LIST_OVERFETCH)),
-      kf: neo4j.int(candidateCount(topK, LIST_OVERFETCH)),
+      k: neo4j.int(lists.k),
+      kf: neo4j.int(lists.kf),
       topK: neo4j.int(topK),
       scan: neo4j.int(NEIGHBOR_SCAN),
       nameChars: neo4j.int(NEIGHBOR_NAME_CHARS),
@@ -131,31 +212,65 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
    * The query a search runs: `vector` is null for a query without a known token, `q` for one
    * without a word; hybrid falls back to the mode that has something to search with.
    */
-  const searchIn = async (
-    session: Session,
-    index: string,
-    mode: RetrievalMode,
-    vector: readonly number[] | null,
-    q: string | null,
-    topK: number,
-    neighbors: number,
-  ): Promise<SourceNode[]> => {
+  const searchIn = async (plan: SearchPlan, lists: Lists, filter: CompiledFilter | null): Promise<SourceNode[]> => {
+    const { session, index, vector, q, topK, neighbors } = plan;
+    let { mode } = plan;
     const ftIndex = fulltextIndexName(index);
     if (mode === 'hybrid' && !vector) mode = 'fulltext';
     if (mode === 'hybrid' && !q) mode = 'vector';
     if ((mode === 'vector' && !vector) || (mode === 'fulltext' && !q)) return [];
     try {
-      return await run(session, mode, { index, ftIndex, vector, q }, topK, neighbors);
+      return await run(session, mode, { index, ftIndex, vector, q }, topK, neighbors, lists, filter);
     } catch (err) {
       // An index built before full-text search existed: search it by meaning until the next
       // build adds the full-text index, rather than failing every chat lookup.
-      if (mode === 'hybrid' && missingIndexKind(err) === 'fulltext') return run(session, 'vector', { index, vector }, topK, neighbors);
+      if (mode === 'hybrid' && missingIndexKind(err) === 'fulltext') {
+        return run(session, 'vector', { index, vector }, topK, neighbors, lists, filter);
+      }
       throw err;
     }
   };
 
+  const memory = createListMemory();
+
+  /**
+   * A filtered search: rounds of {@link searchIn} with longer lists while fewer than `topK`
+   * nodes pass, until the lists cover the index or reach {@link MAX_FILTER_CANDIDATES}. The
+   * index's size is read only when a first round falls short. The first round starts from the
+   * lists this filter needed last time, if it was seen.
+   */
+  const searchFiltered = async (plan: SearchPlan, filter: CompiledFilter): Promise<SourceNode[]> => {
+    const { topK } = plan;
+    const key = JSON.stringify([plan.graph, plan.index, plan.mode, filter.cypher, filter.params]);
+    const first = firstLists(plan.mode, topK);
+    const seen = memory.get(key);
+    const cap = (n: number) => Math.min(MAX_FILTER_CANDIDATES, Math.ceil(n));
+    let lists = seen ? { k: cap(Math.max(first.k, seen.k * topK)), kf: cap(Math.max(first.kf, seen.kf * topK)) } : first;
+    let limit: number | undefined;
+    for (;;) {
+      const hits = await searchIn(plan, lists, filter);
+      const done = hits.length >= topK;
+      if (!done) limit ??= Math.min(MAX_FILTER_CANDIDATES, await chunkCounts.get(JSON.stringify([plan.graph, plan.index])));
+      if (done || (lists.k >= limit! && lists.kf >= limit!)) {
+        memory.set(key, { k: lists.k / topK, kf: lists.kf / topK });
+        return hits;
+      }
+      const grow = (k: number) => nextCandidateCount(k, topK, hits.length, Math.max(k, limit!));
+      lists = { k: grow(lists.k), kf: grow(lists.kf) };
+    }
+  };
+
   return {
-    async search({ query, graph, model, topK, mode = config.RETRIEVAL_MODE, neighbors = 0 }: SearchRequest): Promise<SourceNode[]> {
+    async search({
+      query,
+      graph,
+      model,
+      topK,
+      mode = config.RETRIEVAL_MODE,
+      neighbors = 0,
+      labels,
+      where,
+    }: SearchRequest): Promise<SourceNode[]> {
       if (!findModel(model)) throw unknownModel(model);
       if (!Number.isInteger(topK) || topK < 1 || topK > MAX_TOP_K) {
         throw new DomainError('invalid', 'validation', `top_k must be an integer from 1 to ${MAX_TOP_K}`, {
@@ -163,6 +278,8 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
         });
       }
       if (!(await deps.graph.hasGraph(graph))) throw new DomainError('not-found', 'unknown-graph', `graph "${graph}" does not exist`);
+      const filter = compileFilter(labels, where);
+      if (filter) await checkNames(graph, { labels, where });
       const index = resolveIndexName(config, graph, model);
       const q = mode === 'vector' ? null : toLuceneQuery(query);
       // A full-text query with no indexable word is searched by meaning instead.
@@ -172,7 +289,8 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
       // transaction (BEGIN, RUN, PULL, COMMIT): ~2 ms less per search on a local server.
       const session = deps.graph.driver.session({ database: graph, defaultAccessMode: neo4j.session.READ });
       try {
-        return await searchIn(session, index, effective, vector, q, topK, neighbors);
+        const plan: SearchPlan = { session, graph, index, mode: effective, vector, q, topK, neighbors };
+        return await (filter ? searchFiltered(plan, filter) : searchIn(plan, firstLists(effective, topK), null));
       } catch (err) {
         if (missingIndexKind(err)) throw noIndex(graph, model, index);
         throw err;

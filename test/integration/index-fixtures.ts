@@ -73,3 +73,20 @@ export async function dropIndexFixture(driver: Driver, f: IndexFixture, indexes:
   for (const index of indexes) await dropSearchIndex(driver, 'neo4j', index);
   await rm(f.dataDir, { recursive: true, force: true });
 }
+
+/** A driver over `driver` whose sessions record the parameters of every query they run (`runs`). */
+export function countingDriver(driver: Driver) {
+  const runs: Record<string, unknown>[] = [];
+  const counting = {
+    session: (o: Parameters<typeof driver.session>[0]) => {
+      const s = driver.session(o);
+      const run = s.run.bind(s);
+      s.run = ((query: string, params: Record<string, unknown>) => {
+        runs.push(params);
+        return run(query, params);
+      }) as typeof s.run;
+      return s;
+    },
+  } as unknown as Driver;
+  return { counting, runs };
+}

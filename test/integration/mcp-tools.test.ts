@@ -50,7 +50,8 @@ describe('MCP tool list', () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(['graph_query', 'vector_search']);
     const vs = tools.find((t) => t.name === 'vector_search')!;
-    expect(Object.keys(vs.inputSchema.properties!)).toEqual(['sentence', 'graph_name', 'top_k']);
+    // labels and where: the optional filter (issue #28); sentence stays the only required argument.
+    expect(Object.keys(vs.inputSchema.properties!)).toEqual(['sentence', 'graph_name', 'top_k', 'labels', 'where']);
     expect(vs.inputSchema.required).toEqual(['sentence']);
     expect(vs.inputSchema.properties!.top_k).toMatchObject({ type: 'integer', minimum: 1, maximum: 100, default: 3 });
     expect(vs.outputSchema?.required).toEqual(['graph_name', 'model', 'results']);

@@ -8,7 +8,7 @@ import { LIST_OVERFETCH, OVERFETCH, candidateCount, createVectorSearcher } from 
 import { fulltextIndexName } from '../../src/graph/dialect.js';
 import { generateProse } from '../../scripts/bench-prose.js';
 import { createTestApp } from '../helpers/deps.js';
-import { createIndexFixture, createTextNodes, dropIndexFixture } from './index-fixtures.js';
+import { countingDriver, createIndexFixture, createTextNodes, dropIndexFixture } from './index-fixtures.js';
 
 const MODEL = 'minishlab/potion-base-32M';
 const f = createIndexFixture(MODEL, { CHUNK_TOKENS: '48', CHUNK_OVERLAP_TOKENS: '8', VECTOR_SEARCH_TOP_K: '3' });
@@ -97,23 +97,6 @@ describe('POST /vector/search', () => {
   });
 });
 
-/** A driver whose sessions record the parameters of every query they run. */
-function countingDriver() {
-  const runs: Record<string, unknown>[] = [];
-  const counting = {
-    session: (o: Parameters<typeof driver.session>[0]) => {
-      const s = driver.session(o);
-      const run = s.run.bind(s);
-      s.run = ((query: string, params: Record<string, unknown>) => {
-        runs.push(params);
-        return run(query, params);
-      }) as typeof s.run;
-      return s;
-    },
-  } as unknown as typeof driver;
-  return { counting, runs };
-}
-
 describe('search modes', () => {
   const hits = async (body: Record<string, unknown>) => {
     const res = await search({ graph_name: 'neo4j', model: MODEL, ...body });
@@ -187,7 +170,7 @@ describe('search modes', () => {
   it.each(['vector', 'fulltext', 'hybrid'] as const)(
     '%s: one round trip with graph context, same results in the same order',
     async (mode) => {
-      const { counting, runs } = countingDriver();
+      const { counting, runs } = countingDriver(driver);
       const searcher = createVectorSearcher({ ...deps, graph: { ...deps.graph, driver: counting } });
       for (const query of [texts[3]!, 'insulin signalling in the liver calcium', 'Calcium channels muscle']) {
         const plain = await searcher.search({ query, graph: 'neo4j', model: MODEL, topK: 6, mode });
@@ -203,7 +186,7 @@ describe('search modes', () => {
 
 describe('over-fetch', () => {
   it('asks for top_k × OVERFETCH chunks in vector mode, top_k × LIST_OVERFETCH per list in hybrid mode', async () => {
-    const { counting, runs } = countingDriver();
+    const { counting, runs } = countingDriver(driver);
     const searcher = createVectorSearcher({ ...deps, graph: { ...deps.graph, driver: counting } });
     await searcher.search({ query: 'insulin signalling', graph: 'neo4j', model: MODEL, topK: 5, mode: 'vector' });
     await searcher.search({ query: 'insulin signalling', graph: 'neo4j', model: MODEL, topK: 5, mode: 'hybrid' });

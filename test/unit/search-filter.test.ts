@@ -1,0 +1,92 @@
+/** The filter language's pure parts: schema bounds, the compiled Cypher, close names and candidate growth. */
+import { describe, expect, it } from 'vitest';
+import { SearchFilterSchema, temporalKind } from '../../src/contract/search-filter.js';
+import { compileFilter } from '../../src/graph/filter-cypher.js';
+import { closeNames, editDistance } from '../../src/lib/close-names.js';
+import { MAX_FILTER_CANDIDATES, nextCandidateCount, unknownFilterNames } from '../../src/vector-index/filter.js';
+
+describe('compileFilter', () => {
+  it('is null without labels or where, so the unfiltered query runs unchanged', () => {
+    expect(compileFilter(undefined, undefined)).toBeNull();
+    expect(compileFilter([], undefined)).toBeNull();
+  });
+
+  it('puts names and values in parameters only, never in the text', () => {
+    const evil = 'x` OR true //';
+    const c = compileFilter([evil], {
+      and: [
+        { property: evil, op: '=', value: evil },
+        {
+          or: [
+            { property: 'year', op: '>=', value: 2000 },
+            { property: evil, op: 'exists' },
+          ],
+        },
+      ],
+    })!;
+    expect(c.cypher).not.toContain(evil);
+    expect(c.cypher).not.toContain('2000');
+    expect(c.params).toEqual({ flt_labels: [evil], flt_k0: evil, flt_v0: evil, flt_k1: 'year', flt_v1: 2000, flt_k2: evil });
+    expect(c.cypher).toMatch(
+      /^any\(l IN labels\(n\) WHERE l IN \$flt_labels\) AND \(\(.*\) AND \(\(.*\) OR \(n\[\$flt_k2\] IS NOT NULL\)\)\)$/s,
+    );
+  });
+
+  it('compares ISO date strings as dates and date-times as instants', () => {
+    expect(compileFilter(undefined, { property: 'd', op: '<', value: '2000-01-31' })!.cypher).toContain('date($flt_v0)');
+    expect(compileFilter(undefined, { property: 'd', op: '<', value: '2000-01-31T10:00Z' })!.cypher).toContain('datetime($flt_v0)');
+    expect(compileFilter(undefined, { property: 'd', op: '<', value: 5 })!.cypher).toBe('(n[$flt_k0] < $flt_v0)');
+  });
+});
+
+describe('SearchFilterSchema', () => {
+  it('accepts a condition, a group and a group of groups; refuses deeper nesting and bad values', () => {
+    const ok = (v: unknown) => SearchFilterSchema.safeParse(v).success;
+    expect(ok({ property: 'a', op: 'exists' })).toBe(true);
+    expect(ok({ or: [{ property: 'a', op: 'in', value: [1, 'x', true] }, { and: [{ property: 'b', op: '<>', value: 'x' }] }] })).toBe(true);
+    expect(ok({ and: [{ or: [{ and: [{ property: 'a', op: 'exists' }] }] }] })).toBe(false);
+    expect(ok({ property: 'a', op: '>', value: true })).toBe(false);
+    expect(ok({ property: 'a', op: 'in', value: [] })).toBe(false);
+    expect(ok({ property: '', op: 'exists' })).toBe(false);
+    expect(ok({ and: [] })).toBe(false);
+  });
+
+  it('knows real calendar days and date-times', () => {
+    expect(['2000-02-29', '2001-02-29', '2000-01-01T23:59:59.5+02:00', '2000-01-01T24:00', 'x'].map(temporalKind)).toEqual([
+      'date',
+      null,
+      'datetime',
+      null,
+      null,
+    ]);
+  });
+});
+
+describe('close names', () => {
+  it('finds case, plural and spelling variants, closest first', () => {
+    expect(editDistance('kitten', 'sitting')).toBe(3);
+    const known = ['Pathway', 'Pathways', 'Path', 'Species', 'Protein'];
+    expect(closeNames('pathway', known)).toEqual(['Pathway', 'Pathways', 'Path']);
+    expect(closeNames('specie', known)).toEqual(['Species']);
+    expect(closeNames('Protien', known)).toEqual(['Protein']);
+    expect(closeNames('Galaxy', known)).toEqual([]);
+  });
+
+  it('names every unknown label and property by its path', () => {
+    const names = { labels: new Set(['Pathway']), propertyKeys: new Set(['year']) };
+    const errors = unknownFilterNames({ labels: ['Pathway', 'pathways'], where: { and: [{ property: 'yaer', op: 'exists' }] } }, names);
+    expect(errors.map((e) => e.path)).toEqual(['labels.1', 'where.and.0.property']);
+    expect(errors[0]!.message).toBe('unknown label "pathways": the graph has no such label; close names: "Pathway"');
+    expect(unknownFilterNames({ labels: ['Zzz'] }, names)[0]!.message).toContain('the graph\'s labels: "Pathway"');
+  });
+});
+
+describe('nextCandidateCount', () => {
+  it('grows by the share that passed, ×2 to ×16, within the limit', () => {
+    expect(nextCandidateCount(30, 5, 4, 1000)).toBe(60);
+    expect(nextCandidateCount(30, 5, 1, 1000)).toBe(225);
+    expect(nextCandidateCount(30, 5, 0, 1000)).toBe(480);
+    expect(nextCandidateCount(30, 5, 0, 100)).toBe(100);
+    expect(MAX_FILTER_CANDIDATES).toBeGreaterThanOrEqual(1000);
+  });
+});
