@@ -18,7 +18,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.js';
 import { createGraphStore } from '../src/graph/driver.js';
-import { editDistance } from '../src/graph/name-suggest.js';
+import { editDistance } from '../src/lib/close-names.js';
 import { queryNotices } from '../src/graph/query-notices.js';
 import { type ReadQueryError, readQueryLimits, runReadQuery, type ReadQueryResult } from '../src/graph/read-query.js';
 import { loadSampleGraph, type SampleGraph } from '../src/graph/sample.js';

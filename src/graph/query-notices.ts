@@ -10,7 +10,7 @@
 import type { GqlStatusObject, Notification } from 'neo4j-driver';
 import type { QueryNotice } from '../contract/graph.js';
 import { propertyOwners, readPatterns, type Hop } from './cypher-patterns.js';
-import { closestNames } from './name-suggest.js';
+import { closeNames } from '../lib/close-names.js';
 import { codeOf } from './read-guard.js';
 import { formatPattern, SAMPLE_SIZE } from './schema.js';
 import type { SkeletonData } from './skeleton.js';
@@ -85,7 +85,7 @@ function unknownName(
       kind === 'unknown-label'
         ? ['label', 'labels', schema?.labels.map((l) => l.label) ?? []]
         : ['relationship type', 'types', schema?.types ?? []];
-    const near = closestNames(name, names);
+    const near = closeNames(name, names);
     const hint = near.length
       ? `; did you mean ${orList(near.map((n) => `:${n}`))}?`
       : names.length
@@ -97,10 +97,10 @@ function unknownName(
   const owned: string[] = [];
   for (const v of propertyOwners(cypher, name)) {
     for (const label of labelsOf.get(v) ?? []) {
-      for (const key of closestNames(name, schema?.properties.get(label)?.map((p) => p.name) ?? [])) owned.push(`${label}.${key}`);
+      for (const key of closeNames(name, schema?.properties.get(label)?.map((p) => p.name) ?? [])) owned.push(`${label}.${key}`);
     }
   }
-  const near = owned.length ? [...new Set(owned)].slice(0, 3) : closestNames(name, schema?.propertyKeys ?? []);
+  const near = owned.length ? [...new Set(owned)].slice(0, 3) : closeNames(name, schema?.propertyKeys ?? []);
   const hint = near.length ? `; did you mean ${orList(near)}?` : '';
   return { kind, name, suggestions: near, message: `property key ${name} does not exist in this graph${hint}`, explainsEmpty: true };
 }
@@ -193,7 +193,7 @@ function missingProperties(cypher: string, labelsOf: Map<string, string[]>, sche
     const used = new Set([...code.matchAll(new RegExp(`\\b${variable}\\.([A-Za-z_]\\w*)`, 'g'))].map((m) => m[1]!));
     for (const key of used) {
       if (props.includes(key) || !keys.has(key) || skip.has(key)) continue;
-      const near = closestNames(key, props).map((k) => `${labels[0]}.${k}`);
+      const near = closeNames(key, props).map((k) => `${labels[0]}.${k}`);
       const on = labels.map((l) => `:${l}`).join('');
       out.push({
         kind: 'property-not-on-label',

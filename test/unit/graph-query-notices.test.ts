@@ -5,7 +5,7 @@
 import type { GqlStatusObject } from 'neo4j-driver';
 import { describe, expect, it } from 'vitest';
 import { readPatterns } from '../../src/graph/cypher-patterns.js';
-import { closestNames, editDistance, nameDistance } from '../../src/graph/name-suggest.js';
+import { closeNames, editDistance, nameDistance } from '../../src/lib/close-names.js';
 import { emptyReason, noticeLine, queryNotices } from '../../src/graph/query-notices.js';
 import type { PropertyInfo } from '../../src/graph/schema.js';
 import type { SkeletonData } from '../../src/graph/skeleton.js';
@@ -59,12 +59,12 @@ describe('name suggestions', () => {
     ['titel', ['name', 'title', 'tagline'], 'title'],
     ['Categories', ['Category', 'Cat'], 'Category'],
   ])('suggests %s → %s', (wanted, candidates, best) => {
-    expect(closestNames(wanted, candidates)[0]).toBe(best);
+    expect(closeNames(wanted, candidates)[0]).toBe(best);
   });
 
   it('suggests nothing far away, and never the name itself', () => {
-    expect(closestNames('Film', ['Person', 'Movie'])).toEqual([]);
-    expect(closestNames('Movie', ['Movie'])).toEqual([]);
+    expect(closeNames('Film', ['Person', 'Movie'])).toEqual([]);
+    expect(closeNames('Movie', ['Movie'])).toEqual([]);
   });
 });
 
