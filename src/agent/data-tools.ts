@@ -13,6 +13,7 @@ import {
   searchTextField,
   searchToolDescription,
   topKField,
+  parseWhere,
   whereField,
 } from '../tools/definitions.js';
 import { emptyReason } from '../graph/query-notices.js';
@@ -50,7 +51,7 @@ const vectorSearch = defineTool({
       topK: top_k ?? ctx.defaultTopK,
       neighbors: ctx.neighbors,
       labels,
-      where,
+      where: parseWhere(where),
     });
     ctx.addSources(nodes);
     // About 12,000 characters of text in all: 600 per node at the default top_k, less for many.

@@ -4,8 +4,9 @@
  * definitions, plus a few per message. Real tokenizers give about 4 characters per token for
  * English and 3 for JSON and code, so the estimate errs on the safe side. When a call does not
  * fit, the system prompt is cut from its end (the graph overview goes first), then older tool
- * results are cut to their first rows ("… N more rows, ask again"), then the oldest history;
- * when the question alone cannot fit, {@link ContextBudgetError} names the setting to raise.
+ * results are cut to their first rows ("… N more rows, ask again") and then left out, then the
+ * oldest history, then the last turn's results, then whole older tool turns (a long agent run
+ * goes on with its latest steps); when the question alone cannot fit, {@link ContextBudgetError} names the setting to raise.
  */
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 
@@ -63,6 +64,20 @@ export function shortenToolResult(text: string, rows: number): string {
   return text.length > max ? `${text.slice(0, max)}… (cut to fit the context; ask again for the rest)` : text;
 }
 
+/** Shortens the tool results at the indices `which` picks, in steps, until the call fits. */
+function shortenResults(out: ChatCompletionMessageParam[], which: (i: number) => boolean, size: () => number, limit: number): void {
+  for (const rows of [5, 1, 0]) {
+    for (let i = 0; i < out.length && size() > limit; i++) {
+      const m = out[i]!;
+      if (!which(i) || m.role !== 'tool' || typeof m.content !== 'string') continue;
+      out[i] = { ...m, content: rows ? shortenToolResult(m.content, rows) : LEFT_OUT };
+    }
+  }
+}
+
+/** What a tool result becomes when even its first row does not fit. */
+const LEFT_OUT = '(result left out to fit the context; call the tool again if you need it)';
+
 /** The system prompt cut to `chars` at a line end, saying what was left out. */
 function shortenSystem(text: string, chars: number): string {
   if (text.length <= chars) return text;
@@ -96,25 +111,26 @@ export function fitContext(
     chars = Math.max(SYSTEM_FLOOR, Math.floor(chars * 0.7));
     out[0] = { role: 'system', content: shortenSystem(system, chars) };
   }
-  // 2. Tool results older than the last turn, to 5 rows, then to 1.
+  // 2. Tool results older than the last turn: to 5 rows, to 1, then left out.
   const lastAssistant = out.findLastIndex((m) => m.role === 'assistant');
-  for (const rows of [5, 1]) {
-    for (let i = q + 1; i < lastAssistant && size() > limit; i++) {
-      const m = out[i]!;
-      if (m.role === 'tool' && typeof m.content === 'string') out[i] = { ...m, content: shortenToolResult(m.content, rows) };
-    }
-  }
+  const older = (i: number) => i > q && i < lastAssistant;
+  shortenResults(out, older, size, limit);
   // 3. History, oldest first (whole messages; the question stays).
   while (size() > limit && q > 1) {
     out = [out[0]!, ...out.slice(2)];
     q--;
   }
   // 4. The last turn's results too.
-  for (const rows of [5, 1]) {
-    for (let i = q + 1; i < out.length && size() > limit; i++) {
-      const m = out[i]!;
-      if (m.role === 'tool' && typeof m.content === 'string') out[i] = { ...m, content: shortenToolResult(m.content, rows) };
-    }
+  shortenResults(out, (i) => i > q, size, limit);
+  // 5. Whole older turns (a call and its results), oldest first: a long run keeps going.
+  while (size() > limit) {
+    const first = out.findIndex((m, i) => i > q && m.role === 'assistant');
+    const next = out.findIndex((m, i) => i > first && m.role === 'assistant');
+    if (first < 0 || next < 0) break;
+    out.splice(first, next - first, {
+      role: 'system',
+      content: `(${next - first} earlier messages of this answer left out to fit the context)`,
+    });
   }
   const total = size();
   if (total > limit) {

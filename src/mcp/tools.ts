@@ -19,6 +19,7 @@ import {
   searchTextField,
   searchToolDescription,
   topKField,
+  parseWhere,
   whereField,
 } from '../tools/definitions.js';
 import { isDependencyDown, toAppError } from '../errors.js';
@@ -116,7 +117,7 @@ export function registerGraphTools(server: McpServer, deps: McpToolDeps): void {
           topK: top_k,
           neighbors: config.SEARCH_NEIGHBORS,
           labels,
-          where,
+          where: parseWhere(where),
         });
         return ok({ graph_name: graph, model: config.EMBEDDING_MODEL, results });
       }),

@@ -6,7 +6,8 @@
  */
 import { z } from 'zod';
 import type { RetrievalMode } from '../contract/search.js';
-import { FilterLabelsSchema, MAX_FILTER_CONDITIONS, SearchFilterSchema } from '../contract/search-filter.js';
+import { FilterLabelsSchema, MAX_FILTER_CONDITIONS, type SearchFilter, SearchFilterSchema } from '../contract/search-filter.js';
+import { DomainError } from '../errors.js';
 import type { ReadQueryLimits } from '../graph/read-query.js';
 import { MAX_TOP_K } from '../vector-index/vector-search.js';
 
@@ -59,16 +60,40 @@ export const labelsField = FilterLabelsSchema.optional().describe(
     '(case matters); an unknown label is answered with an error naming close labels. Leave it out to search every label.',
 );
 
-/** `where` of `vector_search`: narrows it by node properties. */
-export const whereField = SearchFilterSchema.optional().describe(
-  'Only return nodes whose properties pass this filter (JSON, not Cypher). A condition is ' +
-    '{"property": <name>, "op": <op>, "value": <value>} with op "=", "<>", "<", "<=", ">", ">=" (numbers, or ISO dates ' +
-    'like "2000-01-31" compared as dates), "in" (value: a list) or "exists" (no value). Combine with {"and": [...]} or ' +
-    `{"or": [...]} (items: conditions or groups of conditions; ${MAX_FILTER_CONDITIONS} conditions at most). Example: ` +
-    '{"and": [{"property": "year", "op": ">=", "value": 2000}, {"property": "species", "op": "=", "value": "Homo sapiens"}]}. ' +
-    'Use property names as stored (see the schema tools); an unknown name is answered with an error naming close ones. ' +
-    'Results are still ranked by the search; a filter matching nothing returns no nodes.',
-);
+/**
+ * `where` of `vector_search`: narrows it by node properties. Its JSON Schema is a plain object:
+ * the filter's full schema (a union of condition shapes, nested groups) took ~4,000 tokens of
+ * every agent prompt, more than half a small model's context; the description teaches the
+ * shape and {@link parseWhere} checks it, naming the field that is wrong.
+ */
+export const whereField = z
+  .looseObject({})
+  .optional()
+  .describe(
+    'Only return nodes whose properties pass this filter (JSON, not Cypher). A condition is ' +
+      '{"property": <name>, "op": <op>, "value": <value>} with op "=", "<>", "<", "<=", ">", ">=" (numbers, or ISO dates ' +
+      'like "2000-01-31" compared as dates), "in" (value: a list) or "exists" (no value). Combine with {"and": [...]} or ' +
+      `{"or": [...]} (items: conditions or groups of conditions; ${MAX_FILTER_CONDITIONS} conditions at most). Example: ` +
+      '{"and": [{"property": "year", "op": ">=", "value": 2000}, {"property": "species", "op": "=", "value": "Homo sapiens"}]}. ' +
+      'Use property names as stored (see the schema tools); an unknown name is answered with an error naming close ones. ' +
+      'Results are still ranked by the search; a filter matching nothing returns no nodes.',
+  );
+
+/**
+ * A tool's `where` checked against the filter language.
+ * @throws DomainError 422 naming each bad field (`where.and.1.op: …`).
+ */
+export function parseWhere(where: Record<string, unknown> | undefined): SearchFilter | undefined {
+  if (where === undefined) return undefined;
+  const parsed = SearchFilterSchema.safeParse(where);
+  if (parsed.success) return parsed.data;
+  const errors = parsed.error.issues.map((i) => ({ path: ['where', ...i.path].join('.'), message: i.message }));
+  return invalid(`invalid filter: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, errors);
+}
+
+function invalid(message: string, errors: { path: string; message: string }[]): never {
+  throw new DomainError('invalid', 'validation', message, { errors });
+}
 
 /** `cypher_query` of `graph_query`. */
 export const cypherQueryField = z

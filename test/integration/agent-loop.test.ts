@@ -211,7 +211,7 @@ describe('agent route', () => {
     h.llm.setDefault(toolCallReply({ name: 'get_edge_types', arguments: {} }));
     const { job, events } = await ask('Loop forever');
 
-    expect(job.status).toBe('done');
+    expect(job.status, job.error).toBe('done');
     const calls = h.llm.chatRequests().slice(1);
     expect(calls).toHaveLength(MAX_ITERATIONS);
     expect(calls.slice(0, 31).every((c) => c.body.tool_choice === 'auto')).toBe(true);

@@ -90,3 +90,18 @@ describe('nextCandidateCount', () => {
     expect(MAX_FILTER_CANDIDATES).toBeGreaterThanOrEqual(1000);
   });
 });
+
+describe('parseWhere (the agent and MCP tools)', () => {
+  it('passes a valid filter through and names each bad field of an invalid one', async () => {
+    const { parseWhere } = await import('../../src/tools/definitions.js');
+    expect(parseWhere(undefined)).toBeUndefined();
+    expect(parseWhere({ property: 'year', op: '>=', value: 2000 })).toEqual({ property: 'year', op: '>=', value: 2000 });
+    expect(() => parseWhere({ and: [{ property: 'year', op: 'like', value: 1 }] })).toThrow(/^invalid filter: where/);
+  });
+
+  it('keeps the tool schema small: a plain object, the language in the description', async () => {
+    const { whereField } = await import('../../src/tools/definitions.js');
+    const { z } = await import('zod');
+    expect(JSON.stringify(z.toJSONSchema(whereField, { io: 'input' })).length).toBeLessThan(1_500);
+  });
+});
