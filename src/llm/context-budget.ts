@@ -5,8 +5,8 @@
  * English and 3 for JSON and code, so the estimate errs on the safe side. When a call does not
  * fit, the system prompt is cut from its end (the graph overview goes first), then older tool
  * results are cut to their first rows ("… N more rows, ask again") and then left out, then the
- * oldest history, then the last turn's results, then whole older tool turns (a long agent run
- * goes on with its latest steps); when the question alone cannot fit, {@link ContextBudgetError} names the setting to raise.
+ * oldest history, then whole older tool turns (a long agent run goes on with its latest
+ * steps), then the last turn's results; when the question alone cannot fit, {@link ContextBudgetError} names the setting to raise.
  */
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 
@@ -120,18 +120,22 @@ export function fitContext(
     out = [out[0]!, ...out.slice(2)];
     q--;
   }
-  // 4. The last turn's results too.
-  shortenResults(out, (i) => i > q, size, limit);
-  // 5. Whole older turns (a call and its results), oldest first: a long run keeps going.
+  // 4. Whole older turns (a call and its results), oldest first, under one note: a long run keeps going.
+  let dropped = 0;
   while (size() > limit) {
     const first = out.findIndex((m, i) => i > q && m.role === 'assistant');
     const next = out.findIndex((m, i) => i > first && m.role === 'assistant');
     if (first < 0 || next < 0) break;
-    out.splice(first, next - first, {
+    const noted = dropped > 0 ? 1 : 0; // the note sits just before `first`
+    dropped += next - first;
+    const note: ChatCompletionMessageParam = {
       role: 'system',
-      content: `(${next - first} earlier messages of this answer left out to fit the context)`,
-    });
+      content: `(${dropped} earlier messages of this answer left out to fit the context)`,
+    };
+    out.splice(first - noted, next - first + noted, note);
   }
+  // 5. The last turn's results too.
+  shortenResults(out, (i) => i > q, size, limit);
   const total = size();
   if (total > limit) {
     throw new ContextBudgetError(

@@ -46,6 +46,33 @@ describe('fitContext', () => {
     expect(m[5]!.content).toBe(rows(60)); // the input is not changed
   });
 
+  it('leaves out whole older turns of a long run, keeping the question and the latest turn', () => {
+    const turns: ChatCompletionMessageParam[] = Array.from(
+      { length: 40 },
+      (_, i) =>
+        [
+          {
+            role: 'assistant',
+            content: '',
+            tool_calls: [{ id: `c${i}`, type: 'function', function: { name: 'get_edge_types', arguments: '{}' } }],
+          },
+          { role: 'tool', tool_call_id: `c${i}`, content: rows(3) },
+        ] as ChatCompletionMessageParam[],
+    ).flat();
+    const m: ChatCompletionMessageParam[] = [{ role: 'system', content: 'short' }, { role: 'user', content: 'the question' }, ...turns];
+    const out = fitContext(m, [], budget(1_500), 1);
+    expect(out.promptTokens).toBeLessThanOrEqual(1_400);
+    expect(out.messages[1]).toEqual(m[1]);
+    expect(out.messages.at(-1)).toEqual(m.at(-1));
+    const notes = out.messages.filter((x) => x.role === 'system' && String(x.content).includes('earlier messages of this answer left out'));
+    expect(notes).toHaveLength(1);
+    // Every tool result still follows the call it answers.
+    out.messages.forEach((x, i) => {
+      if (x.role === 'tool')
+        expect(out.messages.slice(0, i).findLast((y) => y.role === 'assistant' || y.role === 'system')?.role).toBe('assistant');
+    });
+  });
+
   it('names the setting when the question alone cannot fit', () => {
     const m: ChatCompletionMessageParam[] = [
       { role: 'system', content: 'short' },
