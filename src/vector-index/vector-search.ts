@@ -279,8 +279,11 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
       const index = resolveIndexName(config, graph, model);
       const q = mode === 'vector' ? null : toLuceneQuery(query);
       // A full-text query with no indexable word is searched by meaning instead.
-      const effective: RetrievalMode = mode === 'fulltext' && !q ? 'vector' : mode;
+      let effective: RetrievalMode = mode === 'fulltext' && !q ? 'vector' : mode;
       const vector = effective === 'fulltext' ? null : await queryVectors.get(model, query);
+      // Hybrid with only one of its two lists is that list's mode, with that mode's over-fetch.
+      if (effective === 'hybrid' && !vector) effective = 'fulltext';
+      if (effective === 'hybrid' && !q) effective = 'vector';
       // Auto-commit reads (src/graph/auto-read.ts): one round trip per query.
       try {
         return await withAutoRead(deps.graph, graph, (read) => {
