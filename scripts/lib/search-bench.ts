@@ -37,7 +37,10 @@ export async function ensureWikiPathwaysIndex(
     { n: index },
     { database: db },
   );
-  if (records[0]?.get('state') === 'ONLINE') return false;
+  // An index whose pathways were dropped (bench:search without --peer removes the graph it
+  // loaded) would answer with nothing: it counts as missing.
+  const pathways = await graph.driver.executeQuery('MATCH (p:Pathway) RETURN count(p) > 0 AS any', {}, { database: db });
+  if (records[0]?.get('state') === 'ONLINE' && pathways.records[0]?.get('any') === true) return false;
   console.log(`index ${index} missing: loading WikiPathways and building it (cached batches are reused)`);
   await loadWikiPathways(graph.driver, { database: db, textProperty: config.TEXT_PROPERTY });
   const kv = createKvStore({ url: config.KVSTORE_URL, prefix: 'bench:' });
