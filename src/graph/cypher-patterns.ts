@@ -30,6 +30,8 @@ export interface QueryPatterns {
   labelsOf: Map<string, string[]>;
   /** `[*]`, `[:T*2..]` and the like, as written. */
   unbounded: string[];
+  /** The query's code (comments dropped, strings blanked: `codeOf`), for further reading. */
+  code: string;
 }
 
 const NAME = '[A-Za-z_][\\w]*';
@@ -121,12 +123,14 @@ export function readPatterns(cypher: string): QueryPatterns {
       variableLength: h.star,
       text: h.text.replace(/\s+/g, ' ').trim(),
     }));
-  return { hops, labelsOf, unbounded: [...new Set(unbounded)] };
+  return { hops, labelsOf, unbounded: [...new Set(unbounded)], code };
 }
 
-/** The variables a query reads `key` from (`n.key`, `n[key]` is not followed), and map keys `{key: …}` of node patterns. */
-export function propertyOwners(cypher: string, key: string): string[] {
-  const code = codeOf(cypher);
+/**
+ * The variables a query reads `key` from (`n.key`, `n[key]` is not followed), and map keys
+ * `{key: …}` of node patterns; `code` is the query's {@link QueryPatterns.code}.
+ */
+export function propertyOwners(code: string, key: string): string[] {
   const owners = new Set<string>();
   const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   for (const m of code.matchAll(new RegExp(`\\b(${NAME})\\.${escaped}\\b`, 'g'))) owners.add(m[1]!);

@@ -3,7 +3,7 @@
  * filtered search checks its names against, so that a misspelt label is answered as such rather
  * than with an empty list. Index labels (`__…`) are left out.
  */
-import neo4j from 'neo4j-driver';
+import { withAutoRead } from './auto-read.js';
 import type { GraphStore } from './driver.js';
 import { isIndexLabel } from './dialect.js';
 
@@ -21,13 +21,8 @@ RETURN labels, collect(propertyKey) AS keys`;
 
 /** Reads the names of graph `database` in one round trip. */
 export async function readGraphNames(graph: GraphStore, database: string): Promise<GraphNames> {
-  const session = graph.driver.session({ database, defaultAccessMode: neo4j.session.READ });
-  try {
-    const { records } = await session.run(NAMES);
-    const labels = (records[0]?.get('labels') ?? []) as string[];
-    const keys = (records[0]?.get('keys') ?? []) as string[];
-    return { labels: new Set(labels.filter((l) => !isIndexLabel(l))), propertyKeys: new Set(keys) };
-  } finally {
-    await session.close();
-  }
+  const [record] = await withAutoRead(graph, database, (read) => read(NAMES));
+  const labels = (record?.get('labels') ?? []) as string[];
+  const keys = (record?.get('keys') ?? []) as string[];
+  return { labels: new Set(labels.filter((l) => !isIndexLabel(l))), propertyKeys: new Set(keys) };
 }

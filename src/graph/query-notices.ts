@@ -11,7 +11,6 @@ import type { GqlStatusObject, Notification } from 'neo4j-driver';
 import type { QueryNotice } from '../contract/graph.js';
 import { propertyOwners, readPatterns, type Hop } from './cypher-patterns.js';
 import { closeNames } from '../lib/close-names.js';
-import { codeOf } from './read-guard.js';
 import { formatPattern, SAMPLE_SIZE } from './schema.js';
 import type { SkeletonData } from './skeleton.js';
 
@@ -76,7 +75,7 @@ function propertiesOf(schema: SkeletonData, labels: string[]): string[] | undefi
 function unknownName(
   kind: NoticeKind,
   name: string,
-  cypher: string,
+  code: string,
   labelsOf: Map<string, string[]>,
   schema: SkeletonData | null,
 ): Omit<QueryNotice, 'code'> {
@@ -95,7 +94,7 @@ function unknownName(
   }
   // A property key: first the keys of the labels the query reads it from (`Movie.title`), then any key.
   const owned: string[] = [];
-  for (const v of propertyOwners(cypher, name)) {
+  for (const v of propertyOwners(code, name)) {
     for (const label of labelsOf.get(v) ?? []) {
       for (const key of closeNames(name, schema?.properties.get(label)?.map((p) => p.name) ?? [])) owned.push(`${label}.${key}`);
     }
@@ -180,9 +179,8 @@ function checkHop(hop: Hop, schema: SkeletonData): QueryNotice | null {
 }
 
 /** `n.key` where n's labels were all sampled and none of them has `key` (a key no node has is the database's warning). */
-function missingProperties(cypher: string, labelsOf: Map<string, string[]>, schema: SkeletonData, skip: Set<string>): QueryNotice[] {
+function missingProperties(code: string, labelsOf: Map<string, string[]>, schema: SkeletonData, skip: Set<string>): QueryNotice[] {
   const out: QueryNotice[] = [];
-  const code = codeOf(cypher);
   const keys = new Set(schema.propertyKeys);
   const counts = new Map(schema.labels.map((l) => [l.label, l.count]));
   for (const [variable, labels] of labelsOf) {
@@ -219,7 +217,7 @@ export function queryNotices(cypher: string, summary: ExplainSummary, schema: Sk
     const code = w.code ? { code: w.code } : {};
     if ((w.kind === 'unknown-label' || w.kind === 'unknown-relationship-type' || w.kind === 'unknown-property') && w.name) {
       if (w.kind === 'unknown-property') unknownKeys.add(w.name);
-      notices.push({ ...unknownName(w.kind, w.name, cypher, patterns.labelsOf, schema), ...code });
+      notices.push({ ...unknownName(w.kind, w.name, patterns.code, patterns.labelsOf, schema), ...code });
     } else if (w.kind === 'cartesian-product') {
       const what = w.name ? ` (${w.name})` : '';
       notices.push({
@@ -248,7 +246,7 @@ export function queryNotices(cypher: string, summary: ExplainSummary, schema: Sk
         notices.push(notice);
       }
     }
-    notices.push(...missingProperties(cypher, patterns.labelsOf, schema, unknownKeys));
+    notices.push(...missingProperties(patterns.code, patterns.labelsOf, schema, unknownKeys));
   }
   return notices;
 }

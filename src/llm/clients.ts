@@ -32,7 +32,7 @@ export interface LlmClients {
 }
 
 /** The setting of each role's context window. */
-const CONTEXT_SETTING: Record<LlmRole, 'LLM_AGENT_CONTEXT_TOKENS' | 'LLM_ROUTER_CONTEXT_TOKENS'> = {
+export const CONTEXT_SETTING: Record<LlmRole, 'LLM_AGENT_CONTEXT_TOKENS' | 'LLM_ROUTER_CONTEXT_TOKENS'> = {
   agent: 'LLM_AGENT_CONTEXT_TOKENS',
   router: 'LLM_ROUTER_CONTEXT_TOKENS',
 };

@@ -5,20 +5,13 @@
  * the router fails this way, and names the provider, address, model and fix when the agent does.
  */
 import { APIConnectionError } from 'openai';
-import type { LlmRole } from './clients.js';
+import { CONTEXT_SETTING, type LlmRole } from './clients.js';
 import { ContextBudgetError } from './context-budget.js';
-import { isRefusal, LlmRefusedError, refusalText } from './protocol.js';
+import { isRefusal, LlmRefusedError, refusalText, statusOf } from './protocol.js';
 import type { LlmTarget } from './types.js';
 
 /** The kinds of {@link llmFailureOf}. */
 export type LlmFailure = 'unreachable' | 'unavailable' | 'key-refused' | 'unknown-model' | 'refused' | 'context';
-
-/** The HTTP status of an `openai` error, or of the 429 a retry wrapper gave up on. */
-function statusOf(err: unknown): number | undefined {
-  const e = err as { status?: unknown; cause?: { status?: unknown } } | null;
-  const s = e?.status ?? e?.cause?.status;
-  return typeof s === 'number' ? s : undefined;
-}
 
 /** The kind of failure `err` is, or null when it is not the model server's (e.g. a bad answer). */
 export function llmFailureOf(err: unknown): LlmFailure | null {
@@ -63,7 +56,7 @@ export function llmFailureFix(target: Pick<LlmTarget, 'provider' | 'model'>, rol
     case 'refused':
       return 'use a model server that speaks the OpenAI chat-completions protocol, or report what it refused';
     case 'context':
-      return `raise ${role === 'agent' ? 'LLM_AGENT_CONTEXT_TOKENS' : 'LLM_ROUTER_CONTEXT_TOKENS'} if the model has a larger context`;
+      return `raise ${CONTEXT_SETTING[role]} if the model has a larger context`;
   }
 }
 

@@ -58,10 +58,12 @@ export function noteRefusal(forms: ServerForms, what: string, err: unknown): voi
   if (forms.refusals.length > 10) forms.refusals.shift();
 }
 
-const statusOf = (err: unknown): number | undefined => {
-  const s = (err as { status?: unknown } | null)?.status;
+/** The HTTP status of an `openai` error, or of the 429 a retry wrapper gave up on (its `cause`). */
+export function statusOf(err: unknown): number | undefined {
+  const e = err as { status?: unknown; cause?: { status?: unknown } } | null;
+  const s = e?.status ?? e?.cause?.status;
   return typeof s === 'number' ? s : undefined;
-};
+}
 
 /**
  * True when the server refused the request itself rather than being unable to answer: a 4xx
