@@ -19,7 +19,7 @@ import { createGraphStore } from '../src/graph/driver.js';
 import { dropSearchIndex } from '../src/vector-index/index-writer.js';
 import { candidateCount } from '../src/vector-index/vector-search.js';
 import { BENCH_MODEL, WIKIPATHWAYS_INDEX, WIKIPATHWAYS_PROP, benchConfig, benchModels, describeMachine, fmt } from './bench-common.js';
-import { ensureWikiPathwaysIndex, report, runLoad, startSearchServer } from './lib/search-bench.js';
+import { type Created, ensureWikiPathwaysIndex, report, runLoad, startSearchServer } from './lib/search-bench.js';
 import { peerBench } from './bench-search-peer.js';
 import { DEFAULT_DIR, dropWikiPathways } from './load-wikipathways.js';
 
@@ -52,7 +52,7 @@ async function localBench(args: string[]) {
     .map((l) => String((JSON.parse(l) as { title: string }).title))
     .filter((_, i) => i % 7 === 0);
 
-  let created = false;
+  let created: Created = { index: false, graph: false };
   try {
     console.log(`machine: ${await describeMachine(graph.driver, db)}`);
     console.log(`model:   ${models.description}`);
@@ -120,10 +120,11 @@ async function localBench(args: string[]) {
       `service overhead, ${CLIENTS} clients: p50 ${fmt(service.p50 - cypher.p50, 1)} ms · mean ${fmt(service.mean - cypher.mean, 1)} ms per request`,
     );
   } finally {
-    if (created && !values.keep) {
+    // Only what this run created goes: a graph another run loaded stays (its index did not).
+    if (created.index && !values.keep) {
       await dropSearchIndex(graph.driver, db, WIKIPATHWAYS_INDEX);
-      await dropWikiPathways(graph.driver, db);
-      console.log('\nWikiPathways graph and index removed (--keep keeps them)');
+      if (created.graph) await dropWikiPathways(graph.driver, db);
+      console.log(`\nWikiPathways ${created.graph ? 'graph and ' : ''}index removed (--keep keeps them)`);
     }
     await Promise.allSettled([graph.close(), embedders.close()]);
   }

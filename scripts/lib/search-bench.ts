@@ -20,15 +20,22 @@ export interface LoadResult {
   seconds: number;
 }
 
+/** What {@link ensureWikiPathwaysIndex} created, and a run should remove when it ends. */
+export interface Created {
+  index: boolean;
+  /** The WikiPathways nodes: false when they were in the graph before this run. */
+  graph: boolean;
+}
+
 /**
- * Makes sure the WikiPathways index of `config` (VECTOR_INDEX_NAME, TEXT_PROPERTY) is online;
- * true when this run created it (and should remove it). A first build with a slow model
- * server takes minutes; later ones reuse the CSV batch cache under DATA_DIR.
+ * Makes sure the WikiPathways index of `config` (VECTOR_INDEX_NAME, TEXT_PROPERTY) is online
+ * and says what it created. A first build with a slow model server takes
+ * minutes; later ones reuse the CSV batch cache under DATA_DIR.
  */
 export async function ensureWikiPathwaysIndex(
   deps: { config: Config; graph: GraphStore; embedders: EmbedderPool },
   model: string,
-): Promise<boolean> {
+): Promise<Created> {
   const { config, graph } = deps;
   const db = config.GRAPHDB_GRAPH;
   const index = config.VECTOR_INDEX_NAME!;
@@ -37,11 +44,12 @@ export async function ensureWikiPathwaysIndex(
     { n: index },
     { database: db },
   );
-  // An index whose pathways were dropped (bench:search without --peer removes the graph it
-  // loaded) would answer with nothing: it counts as missing.
+  // An index whose pathways were dropped would answer with nothing: it counts as missing.
   const pathways = await graph.driver.executeQuery('MATCH (p:Pathway) RETURN count(p) > 0 AS any', {}, { database: db });
-  if (records[0]?.get('state') === 'ONLINE' && pathways.records[0]?.get('any') === true) return false;
+  const loaded = pathways.records[0]?.get('any') === true;
+  if (records[0]?.get('state') === 'ONLINE' && loaded) return { index: false, graph: false };
   console.log(`index ${index} missing: loading WikiPathways and building it (cached batches are reused)`);
+  // MERGE: completes a graph another run loaded in part, which then stays when this run ends.
   await loadWikiPathways(graph.driver, { database: db, textProperty: config.TEXT_PROPERTY });
   const kv = createKvStore({ url: config.KVSTORE_URL, prefix: 'bench:' });
   try {
@@ -49,7 +57,7 @@ export async function ensureWikiPathwaysIndex(
   } finally {
     await kv.close();
   }
-  return true;
+  return { index: true, graph: !loaded };
 }
 
 /**
