@@ -17,9 +17,9 @@ import {
   whereField,
 } from '../tools/definitions.js';
 import { emptyReason } from '../graph/query-notices.js';
-import { formatReadQueryResult, ReadQueryError, runReadQuery } from '../graph/read-query.js';
+import { formatReadQueryResult, runReadQuery } from '../graph/read-query.js';
 import { createGraphCollector } from '../graph/result-graph.js';
-import { defineTool, ToolError, type AgentTool } from './tools.js';
+import { defineTool, type AgentTool } from './tools.js';
 
 /**
  * A result's neighbours in Cypher-like notation, which the model can turn into a query as it
@@ -75,26 +75,14 @@ const graphQuery = defineTool({
   description: graphQueryDescription(),
   schema: z.object({ cypher_query: cypherQueryField, parameters: parametersField }),
   async run({ cypher_query, parameters }, ctx) {
-    // Small models resend a failing query as it was; the database would only say the same again.
-    const key = JSON.stringify([cypher_query.trim(), parameters ?? {}]);
-    const earlier = ctx.failedQueries?.get(key);
-    if (earlier)
-      throw new ToolError(
-        `this exact query already ran in this answer: ${earlier}. Change the query as that says instead of sending it again`,
-      );
     // The nodes and paths of the rows go to the event for the UI's graph view; the model reads the rows.
     const collector = createGraphCollector();
     const result = await runReadQuery(ctx.graph, ctx.database, cypher_query, parameters ?? {}, ctx.limits, {
       graph: collector,
       schema: ctx.skeleton,
-    }).catch((err: unknown) => {
-      if (err instanceof ReadQueryError && (err.kind === 'cypher' || err.kind === 'refused'))
-        ctx.failedQueries?.set(key, `it failed with "${err.message}"`);
-      throw err;
     });
     const graph = collector.graph();
     const reason = result.rows.length === 0 ? emptyReason(result.notices ?? []) : undefined;
-    if (reason) ctx.failedQueries?.set(key, `it returned ${reason}`);
     const rows = `${result.rows.length} row${result.rows.length === 1 ? '' : 's'}${result.rows.length ? `: ${JSON.stringify(result.rows[0])}` : ''}`;
     const summary = reason ?? (result.truncated ? `${result.note}` : rows);
     return {

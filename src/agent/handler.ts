@@ -73,7 +73,6 @@ export function createAgentHandler(opts: AgentHandlerOptions): RouteHandler {
         neighbors: config.SEARCH_NEIGHBORS,
         limits: readQueryLimits(config),
         skeleton: opts.skeleton,
-        failedQueries: new Map(),
         addSources(nodes) {
           for (const n of nodes) if (!sources.has(n.dbId)) sources.set(n.dbId, n);
         },

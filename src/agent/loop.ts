@@ -5,7 +5,8 @@
  * call is made with `tool_choice: "none"` and an instruction to answer with what it has, so a
  * model that never stops costs exactly 32 calls and still yields an answer; the answer then
  * ends with a note that the limit was reached. HTTP 429 is retried (3 times, 2 s apart by
- * default); a fourth 429 or any other model error fails the job.
+ * default); a fourth 429 or any other model error fails the job. A call repeated with the same
+ * arguments is answered from memory (./repeats.ts).
  */
 import type OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionMessageFunctionToolCall, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
@@ -18,6 +19,7 @@ import { type CompleteOptions, complete } from '../llm/complete.js';
 import { isRateLimited, modelRetry } from '../llm/retry.js';
 import { createAnswerStream } from './answer-stream.js';
 import { limitReachedInstruction } from './prompt.js';
+import { createCallMemory } from './repeats.js';
 import { parseArgs, runTool, toOpenAiTools, type AgentTool, type ToolContext } from './tools.js';
 
 /** The contract's iteration limit. */
@@ -72,6 +74,7 @@ export async function runAgentLoop(opts: AgentLoopOptions): Promise<AgentLoopRes
   const { llm } = opts;
   const budget = { contextTokens: llm.contextTokens, reserveTokens: llm.maxTokens, setting: llm.contextSetting };
   let usage: TokenUsage | null = null;
+  const memory = createCallMemory();
 
   for (let iteration = 1; iteration <= max; iteration++) {
     const last = iteration === max;
@@ -108,8 +111,13 @@ export async function runAgentLoop(opts: AgentLoopOptions): Promise<AgentLoopRes
       opts.signal?.throwIfAborted();
       const name = call.function.name;
       const raw = call.function.arguments ?? '';
-      await opts.emit({ type: 'tool_call', data: { tool: name, args: parseArgs(raw) } });
-      const result = await runTool(opts.tools, name, raw, opts.ctx);
+      const args = parseArgs(raw);
+      await opts.emit({ type: 'tool_call', data: { tool: name, args } });
+      let result = memory.repeat(name, args);
+      if (!result) {
+        result = await runTool(opts.tools, name, raw, opts.ctx);
+        memory.remember(name, args, iteration, result);
+      }
       const extra = { ...(result.graph ? { graph: result.graph } : {}), ...(result.notices ? { notices: result.notices } : {}) };
       await opts.emit({ type: 'tool_result', data: { tool: name, summary: result.summary, ...extra } });
       messages.push({ role: 'tool', tool_call_id: call.id, content: result.text });

@@ -7,11 +7,11 @@ import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completio
 import { z } from 'zod';
 import type { QueryNotice, ResultGraph } from '../contract/graph.js';
 import type { SourceNode } from '../contract/search.js';
-import { isDependencyDown } from '../errors.js';
+import { DomainError, isDependencyDown } from '../errors.js';
 import { cutText } from '../lib/text.js';
 import type { VectorSearcher } from '../vector-index/types.js';
 import type { GraphStore } from '../graph/driver.js';
-import type { ReadQueryLimits } from '../graph/read-query.js';
+import { ReadQueryError, type ReadQueryLimits } from '../graph/read-query.js';
 import type { SkeletonCache } from '../graph/skeleton-cache.js';
 
 /** What a tool call can reach: one graph, the searcher and the job's source collector. */
@@ -30,11 +30,6 @@ export interface ToolContext {
   skeleton: SkeletonCache;
   /** Receives every `vector_search` result (the job's `sources`). */
   addSources(nodes: SourceNode[]): void;
-  /**
-   * Queries of this job that failed or came back empty for a reason, by query text and
-   * parameters, with what was said about them: running one again answers with that instead.
-   */
-  failedQueries?: Map<string, string>;
 }
 
 /** What a tool returns: the text for the model, an optional short summary and graph for events. */
@@ -105,6 +100,8 @@ export interface ToolCallResult {
   text: string;
   summary: string;
   ok: boolean;
+  /** A failure about this moment, not the call (database down, busy or slow): the same call may work later. */
+  transient?: boolean;
   graph?: ResultGraph;
   notices?: QueryNotice[];
 }
@@ -116,6 +113,13 @@ export function parseArgs(raw: string): unknown {
   } catch {
     return raw;
   }
+}
+
+/** Failures that say nothing about the call: the same call may work later. */
+function isTransient(err: unknown): boolean {
+  if (err instanceof ToolError) return false;
+  if (err instanceof DomainError) return err.kind === 'unavailable' || err.kind === 'failed';
+  return !(err instanceof ReadQueryError) || !['refused', 'cypher', 'unknown-graph'].includes(err.kind);
 }
 
 function errorText(err: unknown): string {
@@ -130,7 +134,7 @@ export async function runTool(tools: readonly AgentTool[], name: string, rawArgs
   let args: unknown;
   const fail = (err: unknown): ToolCallResult => {
     const text = errorText(err);
-    return { text, summary: cut(text), ok: false };
+    return { text, summary: cut(text), ok: false, ...(isTransient(err) ? { transient: true } : {}) };
   };
   const tool = tools.find((t) => t.name === name);
   if (!tool) return fail(new ToolError(`unknown tool "${name}"; available tools: ${tools.map((t) => t.name).join(', ')}`));

@@ -226,6 +226,33 @@ describe('agent route', () => {
     expect(job.result.token_usage).toEqual({ input_tokens: 50 + 32 * 10, output_tokens: 10 + 32 * 5 });
   });
 
+  it('answers a repeated call from memory: once with the earlier result, then with an error; never runs it again', async () => {
+    const search = (args: Record<string, unknown>) => toolCallReply({ name: 'vector_search', arguments: args });
+    h.llm.script(
+      routerReply('agent', 0.9),
+      search({ query: 'engine', top_k: 2 }),
+      search({ top_k: 2, query: 'engine' }), // the same call with its keys in another order
+      search({ query: 'engine', top_k: 2 }),
+      search({ query: 'engine', top_k: 3 }), // other arguments: runs
+      { content: 'Ada built it.' },
+    );
+    const { job, events } = await ask('Who built the engine?');
+    expect(job.status, job.error).toBe('done');
+    expect(h.searcher.calls.map((c) => c.topK)).toEqual([2, 3]);
+
+    const [first, second, third, other] = toolMessages(h.llm.chatRequests()[5]!);
+    expect(second).toBe(
+      `This exact call (vector_search with the same arguments) already ran at step 1; not run again, its result is the same:\n${first}\nUse it, change the arguments, or answer.`,
+    );
+    expect(third).toMatch(
+      /^Tool error: This exact call \(vector_search with the same arguments\) already ran at step 1 and has now been sent again 2 times/,
+    );
+    expect(other).not.toMatch(/already ran/);
+    const summaries = events.filter((e) => e.type === 'tool_result').map((e) => e.data.summary as string);
+    expect(summaries[1]).toBe(`same as step 1: ${summaries[0]}`);
+    expect(job.result.sources.length).toBeGreaterThan(0);
+  });
+
   it('retries three HTTP 429 answers 2 s (here 60 ms) apart, then succeeds', async () => {
     h.llm.script(routerReply('agent', 0.9));
     h.llm.fail(429, 3);

@@ -141,7 +141,7 @@ describe('graph_query notices in the agent', () => {
     expect(first).toMatch(/^No rows\. Columns: name\n0 rows, probably because .*reverse the arrow/);
     const second = tools(3)[1]!;
     expect(second).toMatch(
-      /^Tool error: this exact query already ran in this answer: it returned 0 rows, probably because .*reverse the arrow/,
+      /^This exact call \(graph_query with the same arguments\) already ran at step 1; not run again, its result is the same:\nNo rows\. Columns: name\n0 rows, probably because .*reverse the arrow/,
     );
     expect(tools(4)[2]).toBe('[{"name":"Carrie"},{"name":"Keanu"}]');
 
@@ -150,6 +150,6 @@ describe('graph_query notices in the agent', () => {
     expect(summaries[0]).toMatch(/^0 rows, probably because/);
     expect(results[0]!.data.notices).toEqual([expect.objectContaining({ kind: 'reversed-direction' })]);
     expect(results[2]!.data.notices).toBeUndefined();
-    expect(summaries[1]).toMatch(/^Tool error: this exact query already ran/);
+    expect(summaries[1]).toMatch(/^same as step 1: 0 rows, probably because/);
   });
 });

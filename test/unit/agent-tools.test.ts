@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { AGENT_TOOLS } from '../../src/agent/handler.js';
 import { buildSystemPrompt } from '../../src/agent/prompt.js';
 import { cut, parseArgs, runTool, toOpenAiTools, type ToolContext } from '../../src/agent/tools.js';
+import { DomainError } from '../../src/errors.js';
+import { ReadQueryError } from '../../src/graph/read-query.js';
 
 // Argument errors are caught before a tool touches its context.
 const ctx = {} as ToolContext;
@@ -50,6 +52,21 @@ describe('agent tools', () => {
     const r5 = await runTool(AGENT_TOOLS, 'vector_search', '{"query": "x"}', ctx);
     expect(r5.text).toMatch(/^Tool error: /);
     expect(r5.summary.length).toBeLessThanOrEqual(200);
+    // What the call asked was wrong: the same call fails the same way. An unknown failure may pass.
+    for (const r of [r1, r2, r3, r4]) expect(r.transient).toBeUndefined();
+    expect(r5.transient).toBe(true);
+  });
+
+  it('marks failures of the moment as transient: the database down, busy or slow', async () => {
+    const failing = (err: Error) => [{ ...AGENT_TOOLS[0]!, invoke: () => Promise.reject(err) }];
+    const name = AGENT_TOOLS[0]!.name;
+    const kinds = ['timeout', 'unavailable', 'busy', 'cypher', 'refused'] as const;
+    const results = await Promise.all(kinds.map((k) => runTool(failing(new ReadQueryError('x', k)), name, '{}', ctx)));
+    expect(results.map((r) => r.transient ?? false)).toEqual([true, true, true, false, false]);
+    const down = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ServiceUnavailable' });
+    expect((await runTool(failing(down), name, '{}', ctx)).transient).toBe(true);
+    expect((await runTool(failing(new DomainError('not-found', 'no-index', 'x')), name, '{}', ctx)).transient).toBeUndefined();
+    expect((await runTool(failing(new DomainError('unavailable', 'down', 'x')), name, '{}', ctx)).transient).toBe(true);
   });
 
   it('parses event args leniently and cuts summaries at 200 characters', () => {
