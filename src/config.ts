@@ -133,8 +133,9 @@ const EnvSchema = z.object({
   SSE_PING_MS: z.coerce.number().int().min(10).default(15_000),
   /**
    * Context window of the agent's and the router's models, in tokens: every call is made to fit
-   * (skeleton, older tool results, then history shortened). Unset: per role, 8,192 for a
-   * `local` provider, 128,000 for `hosted`. `LLM_CONTEXT_TOKENS` sets both roles.
+   * (skeleton, older tool results, then history shortened). Unset: 8,192 for a `local`
+   * provider, 128,000 for `hosted`, by the provider a call goes to (a job's `provider` override
+   * included; src/llm/clients.ts). `LLM_CONTEXT_TOKENS` sets both roles.
    */
   LLM_CONTEXT_TOKENS: optionalInt,
   LLM_AGENT_CONTEXT_TOKENS: optionalInt,
@@ -207,26 +208,13 @@ type Env = z.infer<typeof EnvSchema>;
 
 /** The parsed configuration: every variable, defaults applied, derived values filled in. */
 export type Config = Readonly<
-  Omit<
-    Env,
-    | 'ROUTER_PROVIDER'
-    | 'VECTOR_INDEX_NAME'
-    | 'ANON_LIMITS'
-    | 'LLM_AGENT_CONTEXT_TOKENS'
-    | 'LLM_ROUTER_CONTEXT_TOKENS'
-    | 'EMBEDDING_BASE_URL'
-  > & {
+  Omit<Env, 'ROUTER_PROVIDER' | 'VECTOR_INDEX_NAME' | 'ANON_LIMITS' | 'EMBEDDING_BASE_URL'> & {
     ROUTER_PROVIDER: Env['LLM_PROVIDER'];
-    LLM_AGENT_CONTEXT_TOKENS: number;
-    LLM_ROUTER_CONTEXT_TOKENS: number;
     EMBEDDING_BASE_URL: string;
     VECTOR_INDEX_NAME: string;
     ANON_LIMITS: 'none' | 'address';
   }
 >;
-
-/** Context window assumed for a provider's models: local servers often run 8k (Ollama less, unless set); hosted ones 128k. */
-const contextDefault = (provider: Env['LLM_PROVIDER']) => (provider === 'local' ? 8_192 : 128_000);
 
 /** Thrown by {@link loadConfig}; its message is the one line to print. */
 export class ConfigError extends Error {
@@ -256,8 +244,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     ...e,
     ANON_LIMITS: e.ANON_LIMITS ?? (production ? 'address' : 'none'),
     ROUTER_PROVIDER: routerProvider,
-    LLM_AGENT_CONTEXT_TOKENS: e.LLM_AGENT_CONTEXT_TOKENS ?? e.LLM_CONTEXT_TOKENS ?? contextDefault(e.LLM_PROVIDER),
-    LLM_ROUTER_CONTEXT_TOKENS: e.LLM_ROUTER_CONTEXT_TOKENS ?? e.LLM_CONTEXT_TOKENS ?? contextDefault(routerProvider),
     EMBEDDING_BASE_URL: e.EMBEDDING_BASE_URL ?? e.LOCAL_LLM_BASE_URL,
     VECTOR_INDEX_NAME: e.VECTOR_INDEX_NAME ?? indexName(e.GRAPHDB_GRAPH, e.EMBEDDING_MODEL),
   });

@@ -55,6 +55,13 @@ export function hostedKeyMissing(field: string): DomainError {
   );
 }
 
+/**
+ * Context window assumed for a provider's models when none is set: local servers often run 8k
+ * (Ollama less, unless set), hosted ones 128k. By the provider a call goes to, so a job that
+ * overrides the provider gets that provider's window.
+ */
+export const contextDefault = (provider: LlmProvider): number => (provider === 'local' ? 8_192 : 128_000);
+
 /** Builds one `openai` client per provider from config. */
 export function createLlmClients(config: Config, opts: LlmClientsOptions = {}): LlmClients {
   const clients = new Map<LlmProvider, OpenAI>();
@@ -95,7 +102,7 @@ export function createLlmClients(config: Config, opts: LlmClientsOptions = {}): 
         model,
         client: c,
         forms: protocol.forms(c.baseURL, model),
-        contextTokens: config[CONTEXT_SETTING[role]],
+        contextTokens: config[CONTEXT_SETTING[role]] ?? config.LLM_CONTEXT_TOKENS ?? contextDefault(provider),
         contextSetting: CONTEXT_SETTING[role],
         maxTokens: config.LLM_MAX_TOKENS,
       };

@@ -67,7 +67,8 @@ afterAll(async () => {
   await deps.close();
 });
 
-describe('interrupted build', () => {
+// Two builds of ~400 batches each; on a loaded 2-core machine one took over 30 s (a clean-clone CI run).
+describe('interrupted build', { timeout: 120_000 }, () => {
   let resumed: string[] = [];
 
   it('resumes after the builder is killed half-way, skipping the cached batches', async () => {

@@ -2,6 +2,7 @@
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
+import { createLlmClients } from '../../src/llm/clients.js';
 import { ContextBudgetError, estimatePrompt, fitContext, shortenToolResult } from '../../src/llm/context-budget.js';
 import { llmFailureOf } from '../../src/llm/failure.js';
 import { createProtocolMemory, isRefusal, LlmRefusedError } from '../../src/llm/protocol.js';
@@ -118,16 +119,17 @@ describe('refusals', () => {
 });
 
 describe('config', () => {
-  it('sizes the context by provider unless set, per role or for both', () => {
-    expect(loadConfig({})).toMatchObject({ LLM_AGENT_CONTEXT_TOKENS: 8_192, LLM_ROUTER_CONTEXT_TOKENS: 8_192, LLM_MAX_TOKENS: 1_024 });
-    expect(loadConfig({ LLM_PROVIDER: 'hosted', HOSTED_LLM_API_KEY: 'k', ROUTER_PROVIDER: 'local' })).toMatchObject({
-      LLM_AGENT_CONTEXT_TOKENS: 128_000,
-      LLM_ROUTER_CONTEXT_TOKENS: 8_192,
-    });
-    expect(loadConfig({ LLM_CONTEXT_TOKENS: '4096', LLM_ROUTER_CONTEXT_TOKENS: '2048' })).toMatchObject({
-      LLM_AGENT_CONTEXT_TOKENS: 4_096,
-      LLM_ROUTER_CONTEXT_TOKENS: 2_048,
-    });
+  it('sizes the context by the provider a call goes to unless set, per role or for both', () => {
+    const context = (env: Record<string, string>, role: 'agent' | 'router', provider?: 'local' | 'hosted') =>
+      createLlmClients(loadConfig(env)).resolve(role, { provider }).contextTokens;
+    expect(loadConfig({}).LLM_MAX_TOKENS).toBe(1_024);
+    expect([context({}, 'agent'), context({}, 'router')]).toEqual([8_192, 8_192]);
+    const hosted = { LLM_PROVIDER: 'hosted', HOSTED_LLM_API_KEY: 'k', ROUTER_PROVIDER: 'local' };
+    expect([context(hosted, 'agent'), context(hosted, 'router')]).toEqual([128_000, 8_192]);
+    // A job's provider override brings that provider's window, not the configured one's.
+    expect([context(hosted, 'agent', 'local'), context(hosted, 'router', 'hosted')]).toEqual([8_192, 128_000]);
+    const set = { LLM_CONTEXT_TOKENS: '4096', LLM_ROUTER_CONTEXT_TOKENS: '2048', HOSTED_LLM_API_KEY: 'k' };
+    expect([context(set, 'agent', 'hosted'), context(set, 'router', 'hosted')]).toEqual([4_096, 2_048]);
   });
 
   it('sends embeddings to EMBEDDING_BASE_URL, else to the local model server', () => {
