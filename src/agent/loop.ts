@@ -20,7 +20,7 @@ import { isRateLimited, modelRetry } from '../llm/retry.js';
 import { createAnswerStream } from './answer-stream.js';
 import { limitReachedInstruction } from './prompt.js';
 import { createCallMemory } from './repeats.js';
-import { parseArgs, runTool, toOpenAiTools, type AgentTool, type ToolContext } from './tools.js';
+import { parseArgs, runTool, toOpenAiTools, toolArgs, type AgentTool, type ToolContext } from './tools.js';
 
 /** The contract's iteration limit. */
 export const MAX_ITERATIONS = 32;
@@ -113,10 +113,11 @@ export async function runAgentLoop(opts: AgentLoopOptions): Promise<AgentLoopRes
       const raw = call.function.arguments ?? '';
       const args = parseArgs(raw);
       await opts.emit({ type: 'tool_call', data: { tool: name, args } });
-      let result = memory.repeat(name, args);
+      const key = toolArgs(opts.tools, name, args);
+      let result = memory.repeat(name, key);
       if (!result) {
         result = await runTool(opts.tools, name, raw, opts.ctx);
-        memory.remember(name, args, iteration, result);
+        memory.remember(name, key, iteration, result);
       }
       const extra = { ...(result.graph ? { graph: result.graph } : {}), ...(result.notices ? { notices: result.notices } : {}) };
       await opts.emit({ type: 'tool_result', data: { tool: name, summary: result.summary, ...extra } });

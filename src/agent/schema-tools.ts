@@ -41,7 +41,7 @@ const overview = defineTool({
     'Overview of the whole graph: node labels with counts and main properties, and relationship patterns (:A)-[:TYPE]->(:B) with counts, largest first, bounded in size. ' +
     'The system prompt may already contain it; call this when it is missing or with refresh=true after you suspect it is outdated.',
   schema: z.object({
-    refresh: z.boolean().optional().describe('Recompute from the database instead of using the cached overview (default false).'),
+    refresh: z.boolean().default(false).describe('Recompute from the database instead of using the cached overview.'),
   }),
   async run({ refresh }, ctx) {
     const text = refresh ? await ctx.skeleton.refresh(ctx.database) : ((await ctx.skeleton.current(ctx.database, 30_000)) ?? '');

@@ -129,6 +129,15 @@ function errorText(err: unknown): string {
   return `Tool error: ${message}`;
 }
 
+/**
+ * A call's arguments as its tool reads them (defaults filled in), so that `{}` and
+ * `{"refresh": false}` are the same call; as given when they do not fit the tool.
+ */
+export function toolArgs(tools: readonly AgentTool[], name: string, args: unknown): unknown {
+  const parsed = tools.find((t) => t.name === name)?.schema.safeParse(args);
+  return parsed?.success ? parsed.data : args;
+}
+
 /** Parses the raw JSON arguments, validates them and runs the tool; failures become `Tool error: …`. */
 export async function runTool(tools: readonly AgentTool[], name: string, rawArgs: string, ctx: ToolContext): Promise<ToolCallResult> {
   let args: unknown;

@@ -82,8 +82,10 @@ describe.skipIf(!url)(`the chat through ${url} with ${model}`, () => {
       const routing = ev.find((f) => f.event === 'routing_done')!.data;
       const steps = ev.filter((f) => f.event === 'agent_step').map((f) => f.data);
       const calls = ev.filter((f) => f.event === 'tool_call').map((f) => f.data.tool as string);
+      const args = ev.filter((f) => f.event === 'tool_call').map((f) => JSON.stringify(f.data.args));
+      const results = ev.filter((f) => f.event === 'tool_result').map((f) => String(f.data.summary).slice(0, 60));
       console.log(
-        `${model} | ${q.slice(0, 50)} | ${job.status} ${job.result?.route_taken ?? job.error} (${routing.confidence}: ${routing.reasoning}) | steps ${steps.length}, tools ${calls.join(',') || '-'} | usage ${JSON.stringify(job.result?.token_usage)} | prompt tokens ${steps.map((s) => s.prompt_tokens).join(',')}`,
+        `${model} | ${q.slice(0, 50)} | ${job.status} ${job.result?.route_taken ?? job.error} (${routing.confidence}: ${routing.reasoning}) | steps ${steps.length}, tools ${calls.join(',') || '-'} | usage ${JSON.stringify(job.result?.token_usage)} | prompt tokens ${steps.map((s) => s.prompt_tokens).join(',')} | args ${args.join(' ')} | results ${results.join(' / ')}`,
       );
       expect(job.status, job.error).toBe('done');
       expect(routing.fallback, routing.reasoning).toBeUndefined();

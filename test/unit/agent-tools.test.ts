@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { AGENT_TOOLS } from '../../src/agent/handler.js';
 import { buildSystemPrompt } from '../../src/agent/prompt.js';
-import { cut, parseArgs, runTool, toOpenAiTools, type ToolContext } from '../../src/agent/tools.js';
+import { cut, parseArgs, runTool, toOpenAiTools, toolArgs, type ToolContext } from '../../src/agent/tools.js';
 import { DomainError } from '../../src/errors.js';
 import { ReadQueryError } from '../../src/graph/read-query.js';
 
@@ -55,6 +55,13 @@ describe('agent tools', () => {
     // What the call asked was wrong: the same call fails the same way. An unknown failure may pass.
     for (const r of [r1, r2, r3, r4]) expect(r.transient).toBeUndefined();
     expect(r5.transient).toBe(true);
+  });
+
+  it('reads a call as its tool does, so a default given or left out is the same call', () => {
+    expect(toolArgs(AGENT_TOOLS, 'get_graph_overview', {})).toEqual({ refresh: false });
+    expect(toolArgs(AGENT_TOOLS, 'get_graph_overview', { refresh: false })).toEqual({ refresh: false });
+    expect(toolArgs(AGENT_TOOLS, 'get_graph_overview', { refresh: 'yes' })).toEqual({ refresh: 'yes' });
+    expect(toolArgs(AGENT_TOOLS, 'nope', { a: 1 })).toEqual({ a: 1 });
   });
 
   it('marks failures of the moment as transient: the database down, busy or slow', async () => {
