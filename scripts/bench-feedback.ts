@@ -12,12 +12,17 @@
  *   - the time of a graph_query with and without the checks (interleaved rounds) and the CPU
  *     time of the checks alone.
  *
- * Options: --rounds <n> (5) timing rounds over the corpus; --json for machine-readable output.
+ * Options: --rounds <n> (5) timing rounds over the corpus; --json for machine-readable output;
+ * --meaning: suggest names by meaning too, with EMBEDDING_MODEL (as the service does), and
+ * report the synonym mistakes no spelling rule reaches, e.g. with the minilm server:
+ *   EMBEDDING_MODEL=all-minilm EMBEDDING_BASE_URL=http://127.0.0.1:18528/v1 npm run bench:feedback -- --meaning
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.js';
 import { createGraphStore } from '../src/graph/driver.js';
+import { createEmbeddersFromConfig } from '../src/embeddings/embedders.js';
+import { createNamesByMeaning } from '../src/lib/names-by-meaning.js';
 import { editDistance } from '../src/lib/close-names.js';
 import { queryNotices } from '../src/graph/query-notices.js';
 import { type ReadQueryError, readQueryLimits, runReadQuery, type ReadQueryResult } from '../src/graph/read-query.js';
@@ -38,7 +43,7 @@ interface Entry {
   right: string | null;
 }
 
-const { values } = parseArgs({ options: { rounds: { type: 'string' }, json: { type: 'boolean' } } });
+const { values } = parseArgs({ options: { rounds: { type: 'string' }, json: { type: 'boolean' }, meaning: { type: 'boolean' } } });
 const ROUNDS = Number(values.rounds ?? 5);
 const corpus: Entry[] = readFileSync('scripts/data/cypher-mistakes.jsonl', 'utf8') // run from the repository root, as npm does
   .split('\n')
@@ -58,6 +63,12 @@ if ((await count('Pathway')) === 0) {
 const skeleton = createSkeletonCache({ graph });
 await skeleton.refresh(database);
 const limits = readQueryLimits(config);
+const embedders = createEmbeddersFromConfig(config);
+// A slow model server (minilm: ~25 names/s) gets its time here; the service waits 1 s at most.
+const meaning = values.meaning
+  ? createNamesByMeaning(async (texts) => (await embedders.get(config.EMBEDDING_MODEL)).embed(texts), { waitMs: 120_000 })
+  : undefined;
+const checks = { schema: skeleton, meaning };
 
 /** Within edit distance 3 (case-insensitive) or only case or a plural ending apart: the name must be suggested. */
 function nearEnough(wrong: string, right: string): boolean {
@@ -84,7 +95,7 @@ const outcomes: Outcome[] = [];
 for (const entry of corpus) {
   const warned = await warnings(entry.cypher);
   try {
-    outcomes.push({ entry, warned, result: await runReadQuery(graph, database, entry.cypher, {}, limits, { schema: skeleton }) });
+    outcomes.push({ entry, warned, result: await runReadQuery(graph, database, entry.cypher, {}, limits, checks) });
   } catch (err) {
     outcomes.push({ entry, warned, error: err as ReadQueryError });
   }
@@ -98,6 +109,13 @@ const eligible = warnedAbout.filter((o) => o.entry.right && o.entry.wrong && nea
 const named = eligible.filter((o) =>
   problem(o).some((n) => n.suggestions?.some((s) => s === o.entry.right || s.endsWith(`.${o.entry.right}`))),
 );
+// Names no spelling rule reaches (synonyms): suggested by meaning, right or not.
+const byMeaning = (o: Outcome) => problem(o).filter((n) => n.message.includes('(closest in meaning)'));
+const farNames = warnedAbout.filter((o) => o.entry.right && o.entry.wrong && !nearEnough(o.entry.wrong, o.entry.right));
+const farNamed = farNames.filter((o) =>
+  problem(o).some((n) => n.suggestions?.some((s) => s === o.entry.right || s.endsWith(`.${o.entry.right}`))),
+);
+const meaningWrong = warnedAbout.filter((o) => byMeaning(o).length && !farNamed.includes(o));
 const reversed = outcomes.filter((o) => o.entry.mistake === 'reversed-direction');
 const reversedExplained = reversed.filter((o) => problem(o).some((n) => n.kind === 'reversed-direction'));
 const mistakes = outcomes.filter((o) => o.entry.mistake !== 'none');
@@ -116,7 +134,7 @@ for (let round = 0; round < ROUNDS; round++) {
   for (const cypher of readable) {
     for (const withChecks of round % 2 ? [false, true] : [true, false]) {
       const t = performance.now();
-      await runReadQuery(graph, database, cypher, {}, limits, withChecks ? { schema: skeleton } : {});
+      await runReadQuery(graph, database, cypher, {}, limits, withChecks ? checks : {});
       (withChecks ? timed.with : timed.without).push(performance.now() - t);
     }
     const summary = { gqlStatusObjects: [] };
@@ -150,6 +168,9 @@ const figures = {
   warnedExplained: explained.length,
   eligibleForName: eligible.length,
   rightNameSuggested: named.length,
+  farNames: farNames.length,
+  farNamesRightByMeaning: farNamed.length,
+  wrongByMeaning: meaningWrong.length,
   reversed: reversed.length,
   reversedExplained: reversedExplained.length,
   mistakesExplained: anyExplained.length,
@@ -171,6 +192,9 @@ if (values.json) {
   console.log(
     `right name suggested where one is within distance 3 / case / plural: ${named.length} of ${eligible.length} (${pc(named.length, eligible.length)})`,
   );
+  console.log(
+    `names no spelling rule reaches (synonyms): right name suggested ${farNamed.length} of ${farNames.length}${meaning ? ` by meaning (${config.EMBEDDING_MODEL}); other names suggested by meaning: ${meaningWrong.length}` : ' (run with --meaning)'}`,
+  );
   console.log(`reversed direction explained: ${reversedExplained.length} of ${reversed.length}`);
   console.log(
     `mistakes with an explanation (any kind): ${anyExplained.length} of ${mistakes.length} (${pc(anyExplained.length, mistakes.length)}); of them empty or zero-count: ${empty.length}`,
@@ -187,4 +211,14 @@ if (values.json) {
       `missed #${o.entry.id} ${o.entry.mistake}: ${o.entry.cypher}\n   ${(o.result?.notices ?? []).map((n) => n.message).join(' | ') || o.error?.message || '(no notice)'}`,
     );
 }
-await graph.close();
+if (values.meaning) {
+  for (const o of farNames)
+    console.log(
+      `  ${o.entry.wrong} → ${
+        byMeaning(o)
+          .flatMap((n) => n.suggestions ?? [])
+          .join(', ') || '–'
+      } (right: ${o.entry.right})`,
+    );
+}
+await Promise.allSettled([graph.close(), embedders.close()]);

@@ -99,7 +99,7 @@ const PROPERTY_INVENTED = {
 
 /** Swaps two letters in the middle: `Mission` → `Misison`. */
 function swap(s) {
-  const i = Math.max(1, Math.floor(s.length / 2) - 1);
+  const i = Math.min(s.length - 2, Math.max(1, Math.floor(s.length / 2) - 1)); // `id` → `di`
   return s.slice(0, i) + s[i + 1] + s[i] + s.slice(i + 2);
 }
 /** Drops one letter in the middle: `Instrument` → `Instrment`. */

@@ -2,6 +2,7 @@
  * The dependencies `createApp` receives. Runtime entries build the real ones; tests build the
  * same ones against servers on their own ports.
  */
+import type { NamesByMeaning } from './lib/names-by-meaning.js';
 import type { Config } from './config.js';
 import type { EmbedderPool } from './embeddings/embedders.js';
 import type { VectorSearcher } from './vector-index/types.js';
@@ -44,6 +45,8 @@ export interface AppDeps {
   readonly events: JobEventHub;
   /** Graph skeletons for the agent's prompt, computed at start-up (src/graph/skeleton-cache.ts). */
   readonly skeleton: SkeletonCache;
+  /** Names closest in meaning for query notices, over the search's embedding model (src/lib/names-by-meaning.ts). */
+  readonly meaning?: NamesByMeaning;
   /**
    * Aborted when the service starts to stop, before the servers drain: long-lived streams
    * (MCP sessions) end on it so that draining does not wait for clients. Absent in tests.

@@ -3,6 +3,7 @@
  * app, and shut down in order (stop accepting, then close the drivers). Runtime-neutral: the
  * entry passes in how to listen and how to read static files.
  */
+import { createNamesByMeaning } from './lib/names-by-meaning.js';
 import { createApp } from './app.js';
 import { startChatWorker } from './chat/service.js';
 import { loadConfig, type Config } from './config.js';
@@ -73,6 +74,8 @@ export function createDeps(config: Config, assets: AssetLoader, opts: { runtime?
     ...base,
     search: createVectorSearcher(base),
     skeleton,
+    // The search's model: in-process by default, so a name is embedded in microseconds.
+    meaning: createNamesByMeaning(async (texts) => (await base.embedders.get(config.EMBEDDING_MODEL)).embed(texts)),
     jobs: createJobStore(kv, { maxPending: config.QUEUE_MAX_PENDING }),
     users: createUserStore(kv),
     sessions: createSessionStore(kv),

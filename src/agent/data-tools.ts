@@ -80,6 +80,7 @@ const graphQuery = defineTool({
     const result = await runReadQuery(ctx.graph, ctx.database, cypher_query, parameters ?? {}, ctx.limits, {
       graph: collector,
       schema: ctx.skeleton,
+      meaning: ctx.meaning,
     });
     const graph = collector.graph();
     const reason = result.rows.length === 0 ? emptyReason(result.notices ?? []) : undefined;

@@ -19,6 +19,7 @@ import { buildSystemPrompt } from './prompt.js';
 import { SCHEMA_TOOLS } from './schema-tools.js';
 import { searchToolDescription } from '../tools/definitions.js';
 import type { AgentTool } from './tools.js';
+import type { NamesByMeaning } from '../lib/names-by-meaning.js';
 
 /** The eight tools: overview, vector_search, graph_query, then the other schema tools. */
 export const AGENT_TOOLS: readonly AgentTool[] = [SCHEMA_TOOLS[0]!, ...DATA_TOOLS, ...SCHEMA_TOOLS.slice(1)];
@@ -28,6 +29,8 @@ export interface AgentHandlerOptions {
   graph: GraphStore;
   search: VectorSearcher;
   skeleton: SkeletonCache;
+  /** Suggests names by meaning in graph_query's notices (`deps.meaning`); none without it. */
+  meaning?: NamesByMeaning;
   config: Pick<
     Config,
     | 'EMBEDDING_MODEL'
@@ -73,6 +76,7 @@ export function createAgentHandler(opts: AgentHandlerOptions): RouteHandler {
         neighbors: config.SEARCH_NEIGHBORS,
         limits: readQueryLimits(config),
         skeleton: opts.skeleton,
+        meaning: opts.meaning,
         addSources(nodes) {
           for (const n of nodes) if (!sources.has(n.dbId)) sources.set(n.dbId, n);
         },

@@ -13,6 +13,7 @@ import type { VectorSearcher } from '../vector-index/types.js';
 import type { GraphStore } from '../graph/driver.js';
 import { ReadQueryError, type ReadQueryLimits } from '../graph/read-query.js';
 import type { SkeletonCache } from '../graph/skeleton-cache.js';
+import type { NamesByMeaning } from '../lib/names-by-meaning.js';
 
 /** What a tool call can reach: one graph, the searcher and the job's source collector. */
 export interface ToolContext {
@@ -28,6 +29,8 @@ export interface ToolContext {
   neighbors: number;
   limits: ReadQueryLimits;
   skeleton: SkeletonCache;
+  /** Names by meaning for graph_query's notices (`deps.meaning`). */
+  meaning?: NamesByMeaning;
   /** Receives every `vector_search` result (the job's `sources`). */
   addSources(nodes: SourceNode[]): void;
 }

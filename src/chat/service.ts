@@ -19,7 +19,14 @@ export function createChatHandlers(deps: AppDeps): ChatHandlers {
       topK: deps.config.VECTOR_SEARCH_TOP_K,
       neighbors: deps.config.SEARCH_NEIGHBORS,
     }),
-    agent: createAgentHandler({ graph: deps.graph, search: deps.search, skeleton: deps.skeleton, config: deps.config, log: deps.log }),
+    agent: createAgentHandler({
+      graph: deps.graph,
+      search: deps.search,
+      skeleton: deps.skeleton,
+      meaning: deps.meaning,
+      config: deps.config,
+      log: deps.log,
+    }),
   };
 }
 

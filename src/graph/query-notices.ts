@@ -11,6 +11,7 @@ import type { GqlStatusObject, Notification } from 'neo4j-driver';
 import type { QueryNotice } from '../contract/graph.js';
 import { propertyOwners, readPatterns, type Hop } from './cypher-patterns.js';
 import { closeNames } from '../lib/close-names.js';
+import type { NamesByMeaning } from '../lib/names-by-meaning.js';
 import { formatPattern, SAMPLE_SIZE } from './schema.js';
 import type { SkeletonData } from './skeleton.js';
 
@@ -249,6 +250,43 @@ export function queryNotices(cypher: string, summary: ExplainSummary, schema: Sk
     notices.push(...missingProperties(patterns.code, patterns.labelsOf, schema, unknownKeys));
   }
   return notices;
+}
+
+const UNKNOWN_WHAT: Partial<Record<NoticeKind, 'label' | 'relationship type' | 'property key'>> = {
+  'unknown-label': 'label',
+  'unknown-relationship-type': 'relationship type',
+  'unknown-property': 'property key',
+};
+
+/**
+ * `notices` with the unknown names that no spelling rule matched given the graph's names
+ * closest in meaning (`Film` → `Movie`), when `meaning` finds any; the rest unchanged.
+ */
+export async function withMeaning(
+  notices: QueryNotice[],
+  schema: SkeletonData | null,
+  meaning: NamesByMeaning | undefined,
+): Promise<QueryNotice[]> {
+  if (!meaning || !schema) return notices;
+  return Promise.all(
+    notices.map(async (n) => {
+      const what = UNKNOWN_WHAT[n.kind];
+      if (!what || !n.name || n.suggestions?.length) return n;
+      const names =
+        what === 'label' ? schema.labels.map((l) => l.label) : what === 'relationship type' ? schema.types : schema.propertyKeys;
+      const near = await meaning.nearest(n.name, names);
+      if (!near.length) return n;
+      const [name, shown] = what === 'property key' ? [n.name, near] : [`:${n.name}`, near.map((x) => `:${x}`)];
+      // The list of the graph's names stays: a guess by meaning is wrong about a third of the time.
+      const list = /; (its .*)$/.exec(n.message)?.[1];
+      const tail = list ? ` ${list[0]!.toUpperCase()}${list.slice(1)}` : '';
+      return {
+        ...n,
+        suggestions: near,
+        message: `${what} ${name} does not exist in this graph; did you mean ${orList(shown)} (closest in meaning)?${tail}`,
+      };
+    }),
+  );
 }
 
 /** "0 rows, probably because …" for an empty result with notices that can explain it, else undefined. */

@@ -14,7 +14,8 @@ import { toPlainJson, type Json } from './plain-json.js';
 import { checkRanges } from './read-cost.js';
 import { checkPlan, checkQueryText, codeOf, QueryRefusedError } from './read-guard.js';
 import type { QueryNotice } from '../contract/graph.js';
-import { noticeLine, queryNotices } from './query-notices.js';
+import { noticeLine, queryNotices, withMeaning } from './query-notices.js';
+import type { NamesByMeaning } from '../lib/names-by-meaning.js';
 import type { GraphCollector } from './result-graph.js';
 import type { SkeletonCache } from './skeleton-cache.js';
 
@@ -119,6 +120,8 @@ export interface ReadQueryOptions {
    * the database's warnings are still passed on, with no suggested names.
    */
   schema?: Pick<SkeletonCache, 'schema'>;
+  /** Suggests names by meaning for unknown names no spelling rule matched (src/lib/names-by-meaning.ts). */
+  meaning?: NamesByMeaning;
 }
 
 /** How long a query waits for a schema that is not cached yet, when the database warned about a name. */
@@ -218,7 +221,7 @@ export async function runReadQuery(
   cypher: string,
   params: Record<string, unknown> = {},
   limits: ReadQueryLimits,
-  { graph: collector, schema: schemas }: ReadQueryOptions = {},
+  { graph: collector, schema: schemas, meaning }: ReadQueryOptions = {},
 ): Promise<ReadQueryResult> {
   const countLimit = Math.max(limits.countLimit ?? 10_000, limits.maxRows);
   let release: (() => void) | undefined;
@@ -256,7 +259,9 @@ export async function runReadQuery(
       // otherwise a schema not cached yet only skips the pattern checks of this one query.
       const warned = explained.summary.notifications.some((n) => /Unknown/.test(n.code));
       const schema = (await schemas?.schema(database, warned ? SCHEMA_WAIT_MS : 0)) ?? null;
-      const notices = queryNotices(cypher, explained.summary, schema);
+      // Names by meaning are looked up while the query runs: they cost the query no time.
+      const noticesBy = withMeaning(queryNotices(cypher, explained.summary, schema), schema, meaning);
+      noticesBy.catch(() => {}); // awaited below; a failing query must not leave it unhandled
 
       return await once(async (tx) => {
         const result = tx.run(cypher, params);
@@ -289,6 +294,7 @@ export async function runReadQuery(
           ...(rowsLeftOut || rowCut ? [`showing ${kept.length} of ${of} rows${rowCut ? ', cut' : ''} (${why})`] : []),
           ...(valuesCut ? [`${valuesCut} long string value${valuesCut > 1 ? 's' : ''} cut (see "more characters")`] : []),
         ];
+        const notices = await noticesBy;
         return {
           columns,
           rows: kept,

@@ -27,7 +27,7 @@ import { noticeLine } from '../graph/query-notices.js';
 import { ReadQueryError, readQueryLimits, runReadQuery } from '../graph/read-query.js';
 
 /** What the tools use from the app's dependencies. */
-export type McpToolDeps = Pick<AppDeps, 'config' | 'graph' | 'search' | 'log' | 'skeleton'>;
+export type McpToolDeps = Pick<AppDeps, 'config' | 'graph' | 'search' | 'log' | 'skeleton' | 'meaning'>;
 
 const VectorSearchOutput = {
   graph_name: z.string(),
@@ -141,7 +141,10 @@ export function registerGraphTools(server: McpServer, deps: McpToolDeps): void {
         // built from them at start-up), and each call gets its own session and transaction, but
         // the driver and its connection pool are shared — a driver per call would pay a TCP and
         // Bolt handshake on every query and leave pools behind under load.
-        const result = await runReadQuery(deps.graph, graph, cypher_query, parameters ?? {}, limits, { schema: deps.skeleton });
+        const result = await runReadQuery(deps.graph, graph, cypher_query, parameters ?? {}, limits, {
+          schema: deps.skeleton,
+          meaning: deps.meaning,
+        });
         const line = noticeLine(result.notices ?? [], result.rows.length);
         const value = ok({ ...result });
         // The JSON stays the first block (clients parse it); the notices' sentence follows for readers of text.

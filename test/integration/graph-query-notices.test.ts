@@ -14,6 +14,7 @@ import type { RouteHandler } from '../../src/chat/types.js';
 import { routerReply, toolCallReply } from '../helpers/llm-server.js';
 import { startHarness, type Harness } from './chat-harness.js';
 import { connectClient, startMcpServer, type McpTestServer } from './mcp-fixtures.js';
+import { createNamesByMeaning } from '../../src/lib/names-by-meaning.js';
 
 const tag = randomUUID().slice(0, 8).replace(/-/g, '');
 const MOVIE = `Movie${tag}`;
@@ -105,6 +106,48 @@ describe('graph_query notices over MCP', () => {
     const path = await query(`MATCH (a:${PERSON})-[*]-(b:${MOVIE}) RETURN count(*) AS n`);
     expect(path.value.notices?.map((n) => n.kind)).toEqual(['unbounded-path']);
     expect(path.line).toMatch(/^Note: -\[\*\]- has no upper bound/);
+  });
+});
+
+describe('names by meaning over MCP', () => {
+  // A fake model: "film…" and "movie…" point one way, every other name another.
+  const embed = async (texts: string[]) =>
+    texts.map((t) => Float32Array.from(/^(film|movie)/.test(t) ? [1, 0.1] : t.startsWith('played') ? [0.1, 1] : [0, 0.05]));
+  let meaningSrv: McpTestServer;
+  let meaningClient: Client;
+  beforeAll(async () => {
+    meaningSrv = await startMcpServer({}, undefined, { meaning: createNamesByMeaning(embed) });
+    await meaningSrv.deps.skeleton.refresh('neo4j');
+    ({ client: meaningClient } = await connectClient(meaningSrv.url));
+  });
+  afterAll(async () => {
+    await meaningClient?.close();
+    await meaningSrv?.close();
+  });
+
+  it('suggests the label closest in meaning when no spelling rule finds one', async () => {
+    const r = (await meaningClient.callTool({
+      name: 'graph_query',
+      arguments: { cypher_query: `MATCH (f:Film${tag}) RETURN count(f) AS n` },
+    })) as CallToolResult;
+    const value = r.structuredContent as { notices?: QueryNotice[] };
+    expect(value.notices).toEqual([
+      expect.objectContaining({
+        kind: 'unknown-label',
+        suggestions: [MOVIE],
+        message: expect.stringMatching(
+          new RegExp(
+            `^label :Film${tag} does not exist in this graph; did you mean :${MOVIE} \\(closest in meaning\\)\\? Its labels are :`,
+          ),
+        ),
+      }),
+    ]);
+    // A name spelling finds keeps its suggestion by spelling.
+    const plural = (await meaningClient.callTool({
+      name: 'graph_query',
+      arguments: { cypher_query: `MATCH (f:${MOVIE}s) RETURN count(f) AS n` },
+    })) as CallToolResult;
+    expect((plural.structuredContent as { notices: QueryNotice[] }).notices[0]!.message).toMatch(/did you mean :Movie\w+\?$/);
   });
 });
 

@@ -9,6 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createApp } from '../../src/app.js';
+import type { AppDeps } from '../../src/deps.js';
 import { createTestDeps, type TestDeps } from '../helpers/deps.js';
 
 /** A served app. */
@@ -21,9 +22,13 @@ export interface McpTestServer {
 }
 
 /** Serves a test app on 127.0.0.1 and a free port; `stopping` stands for the service's shutdown signal. */
-export async function startMcpServer(env: Record<string, string> = {}, stopping?: AbortSignal): Promise<McpTestServer> {
+export async function startMcpServer(
+  env: Record<string, string> = {},
+  stopping?: AbortSignal,
+  extra: Pick<AppDeps, 'meaning'> = {},
+): Promise<McpTestServer> {
   const deps = createTestDeps(env);
-  const app = createApp({ ...deps, stopping });
+  const app = createApp({ ...deps, ...extra, stopping });
   const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as Server;
   await new Promise((r) => server.once('listening', r));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
