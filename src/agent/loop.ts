@@ -18,7 +18,7 @@ import type { LlmTarget } from '../llm/types.js';
 import { type CompleteOptions, complete } from '../llm/complete.js';
 import { isRateLimited, modelRetry } from '../llm/retry.js';
 import { createAnswerStream } from './answer-stream.js';
-import { limitReachedInstruction } from './prompt.js';
+import { limitReachedInstruction, STUCK_INSTRUCTION } from './prompt.js';
 import { createCallMemory } from './repeats.js';
 import { parseArgs, runTool, toOpenAiTools, toolArgs, type AgentTool, type ToolContext } from './tools.js';
 
@@ -63,6 +63,9 @@ export function limitNote(maxIterations: number): string {
   return `_(Stopped at the limit of ${maxIterations} steps; this answer may be incomplete.)_`;
 }
 
+/** Ends an answer cut short because the model repeated one call ({@link STUCK_INSTRUCTION}). */
+export const STUCK_NOTE = '_(Stopped early: the model kept repeating the same tool call; this answer may be incomplete.)_';
+
 /** Runs the loop to an answer. Tool failures go back to the model; model failures throw. */
 export async function runAgentLoop(opts: AgentLoopOptions): Promise<AgentLoopResult> {
   const max = opts.maxIterations ?? MAX_ITERATIONS;
@@ -76,9 +79,13 @@ export async function runAgentLoop(opts: AgentLoopOptions): Promise<AgentLoopRes
   let usage: TokenUsage | null = null;
   const memory = createCallMemory();
 
+  let stuck = false;
   for (let iteration = 1; iteration <= max; iteration++) {
-    const last = iteration === max;
-    if (last && max > 1) messages.push({ role: 'system', content: limitReachedInstruction(max) });
+    const atLimit = iteration === max;
+    // A model that keeps sending a call it was told twice gives the same would run to the limit.
+    const last = atLimit || stuck;
+    if (atLimit && max > 1) messages.push({ role: 'system', content: limitReachedInstruction(max) });
+    else if (stuck) messages.push({ role: 'system', content: STUCK_INSTRUCTION });
     const fitted = fitContext(messages, tools, budget, questionIndex);
     await opts.emit({ type: 'agent_step', data: { iteration, model: llm.model, prompt_tokens: fitted.promptTokens } });
 
@@ -101,12 +108,17 @@ export async function runAgentLoop(opts: AgentLoopOptions): Promise<AgentLoopRes
 
     if (!calls.length || last) {
       if (!last) return { answer: content || 'The model returned an empty answer.', usage, iterations: iteration, limitReached: false };
+      if (!atLimit) {
+        const answer = content || 'I could not finish answering: the model kept repeating one tool call.';
+        return { answer: `${answer}\n\n${STUCK_NOTE}`, usage, iterations: iteration, limitReached: false };
+      }
       const answer = content || 'I could not finish answering within the step limit.';
       return { answer: `${answer}\n\n${limitNote(max)}`, usage, iterations: iteration, limitReached: true };
     }
 
     // `content: ""`, not null: some servers (llama-cpp-python) answer a null content with HTTP 500.
     messages.push({ role: 'assistant', content: message.content ?? '', tool_calls: calls });
+    stuck = true;
     for (const call of calls) {
       opts.signal?.throwIfAborted();
       const name = call.function.name;
@@ -119,6 +131,7 @@ export async function runAgentLoop(opts: AgentLoopOptions): Promise<AgentLoopRes
         result = await runTool(opts.tools, name, raw, opts.ctx);
         memory.remember(name, key, iteration, result);
       }
+      stuck &&= memory.stuck;
       const extra = { ...(result.graph ? { graph: result.graph } : {}), ...(result.notices ? { notices: result.notices } : {}) };
       await opts.emit({ type: 'tool_result', data: { tool: name, summary: result.summary, ...extra } });
       messages.push({ role: 'tool', tool_call_id: call.id, content: result.text });

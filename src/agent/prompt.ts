@@ -20,6 +20,10 @@ export function limitReachedInstruction(maxIterations: number): string {
   return `You have used ${maxIterations - 1} of ${maxIterations} steps; no more tools can be called. Answer the user now with what you found so far, and say briefly what you could not check.`;
 }
 
+/** The last instruction when the model sent one tool call again after being told twice that it gives the same. */
+export const STUCK_INSTRUCTION =
+  'You have sent the same tool call again after being told twice that it gives the same result; no more tools can be called. Answer the user now with what you found so far, and say briefly what you could not check.';
+
 /** Builds the system prompt. */
 export function buildSystemPrompt(opts: SystemPromptOptions): string {
   const max = opts.maxIterations ?? 32;

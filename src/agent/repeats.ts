@@ -19,6 +19,8 @@ interface Entry {
 
 /** The calls of one answer that worked, by tool name and arguments. */
 export interface CallMemory {
+  /** True when the last call answered by {@link repeat} had already been told to move on: the model is stuck on it. */
+  readonly stuck: boolean;
   /** The answer to a call seen before at another step or earlier in this one; undefined for a new call. */
   repeat(name: string, args: unknown): ToolCallResult | undefined;
   /** Keeps a call's result unless it failed for a reason that may pass. */
@@ -36,11 +38,17 @@ function canonical(value: unknown): string {
 export function createCallMemory(): CallMemory {
   const calls = new Map<string, Entry>();
   const keyOf = (name: string, args: unknown) => `${name}\u0000${canonical(args)}`;
+  let stuck = false;
   return {
+    get stuck() {
+      return stuck;
+    },
     repeat(name, args) {
       const earlier = calls.get(keyOf(name, args));
+      stuck = false;
       if (!earlier) return undefined;
       earlier.repeats++;
+      stuck = earlier.repeats > 2;
       const same = `This exact call (${name} with the same arguments) already ran at step ${earlier.step}`;
       if (earlier.repeats > 1) {
         const text = `Tool error: ${same} and has now been sent again ${earlier.repeats} times; it gives the same every time. Call another tool, change the arguments, or write the answer now.`;

@@ -7,7 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AGENT_TOOLS, createAgentHandler } from '../../src/agent/handler.js';
-import { limitNote, MAX_ITERATIONS, rateLimitedMessage } from '../../src/agent/loop.js';
+import { limitNote, MAX_ITERATIONS, rateLimitedMessage, STUCK_NOTE } from '../../src/agent/loop.js';
+import { STUCK_INSTRUCTION } from '../../src/agent/prompt.js';
 import type { RouteHandler } from '../../src/chat/types.js';
 import { routerReply, toolCallReply, type RecordedRequest } from '../helpers/llm-server.js';
 import { NODES } from './chat-fixtures.js';
@@ -207,8 +208,11 @@ describe('agent route', () => {
   });
 
   it('makes exactly 32 model calls when the model never stops, the last without tools', async () => {
-    h.llm.script(routerReply('agent', 0.9));
-    h.llm.setDefault(toolCallReply({ name: 'get_edge_types', arguments: {} }));
+    // A new call every step: the same call again would be stopped as stuck long before.
+    h.llm.script(
+      routerReply('agent', 0.9),
+      ...Array.from({ length: 31 }, (_, i) => toolCallReply({ name: 'graph_query', arguments: { cypher_query: `RETURN ${i} AS n` } })),
+    );
     const { job, events } = await ask('Loop forever');
 
     expect(job.status, job.error).toBe('done');
@@ -222,8 +226,25 @@ describe('agent route', () => {
     });
     expect(events.filter((e) => e.type === 'agent_step').map((e) => e.data.iteration)).toEqual(Array.from({ length: 32 }, (_, i) => i + 1));
     expect(events.filter((e) => e.type === 'tool_call')).toHaveLength(31);
-    expect(job.result.answer).toBe(`I could not finish answering within the step limit.\n\n${limitNote(32)}`);
+    // The 32nd call is the scripted default ("ok"): made without tools, it is the answer.
+    expect(job.result.answer).toBe(`ok\n\n${limitNote(32)}`);
     expect(job.result.token_usage).toEqual({ input_tokens: 50 + 32 * 10, output_tokens: 10 + 32 * 5 });
+  });
+
+  it('stops a model stuck on one call: after two warnings, the next call is made without tools', async () => {
+    h.llm.script(routerReply('agent', 0.9));
+    h.llm.setDefault(toolCallReply({ name: 'get_edge_types', arguments: {} }));
+    const { job, events } = await ask('Loop on one call');
+
+    expect(job.status, job.error).toBe('done');
+    const calls = h.llm.chatRequests().slice(1);
+    // Run, repeat answered with the result, repeat told to move on, repeat again: then an answer.
+    expect(calls).toHaveLength(5);
+    expect(calls.slice(0, 4).every((c) => c.body.tool_choice === 'auto')).toBe(true);
+    expect(calls[4]!.body.tool_choice).toBe('none');
+    expect(calls[4]!.body.messages.at(-1)).toMatchObject({ role: 'system', content: STUCK_INSTRUCTION });
+    expect(events.filter((e) => e.type === 'tool_call')).toHaveLength(4);
+    expect(job.result.answer).toBe(`I could not finish answering: the model kept repeating one tool call.\n\n${STUCK_NOTE}`);
   });
 
   it('answers a repeated call from memory: once with the earlier result, then with an error; never runs it again', async () => {
