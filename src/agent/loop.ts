@@ -20,7 +20,7 @@ import { isRateLimited, modelRetry } from '../llm/retry.js';
 import { createAnswerStream } from './answer-stream.js';
 import { limitReachedInstruction, STUCK_INSTRUCTION } from './prompt.js';
 import { createCallMemory } from './repeats.js';
-import { parseArgs, runTool, toOpenAiTools, toolArgs, type AgentTool, type ToolContext } from './tools.js';
+import { eventExtras, parseArgs, runTool, toOpenAiTools, toolArgs, type AgentTool, type ToolContext } from './tools.js';
 
 /** The contract's iteration limit. */
 export const MAX_ITERATIONS = 32;
@@ -108,12 +108,10 @@ export async function runAgentLoop(opts: AgentLoopOptions): Promise<AgentLoopRes
 
     if (!calls.length || last) {
       if (!last) return { answer: content || 'The model returned an empty answer.', usage, iterations: iteration, limitReached: false };
-      if (!atLimit) {
-        const answer = content || 'I could not finish answering: the model kept repeating one tool call.';
-        return { answer: `${answer}\n\n${STUCK_NOTE}`, usage, iterations: iteration, limitReached: false };
-      }
-      const answer = content || 'I could not finish answering within the step limit.';
-      return { answer: `${answer}\n\n${limitNote(max)}`, usage, iterations: iteration, limitReached: true };
+      const [fallback, note] = atLimit
+        ? ['I could not finish answering within the step limit.', limitNote(max)]
+        : ['I could not finish answering: the model kept repeating one tool call.', STUCK_NOTE];
+      return { answer: `${content || fallback}\n\n${note}`, usage, iterations: iteration, limitReached: atLimit };
     }
 
     // `content: ""`, not null: some servers (llama-cpp-python) answer a null content with HTTP 500.
@@ -132,8 +130,7 @@ export async function runAgentLoop(opts: AgentLoopOptions): Promise<AgentLoopRes
         memory.remember(name, key, iteration, result);
       }
       stuck &&= memory.stuck;
-      const extra = { ...(result.graph ? { graph: result.graph } : {}), ...(result.notices ? { notices: result.notices } : {}) };
-      await opts.emit({ type: 'tool_result', data: { tool: name, summary: result.summary, ...extra } });
+      await opts.emit({ type: 'tool_result', data: { tool: name, summary: result.summary, ...eventExtras(result) } });
       messages.push({ role: 'tool', tool_call_id: call.id, content: result.text });
     }
   }

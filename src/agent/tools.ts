@@ -141,6 +141,11 @@ export function toolArgs(tools: readonly AgentTool[], name: string, args: unknow
   return parsed?.success ? parsed.data : args;
 }
 
+/** A result's graph and notices, for the `tool_result` event: only those present (no empty notice list). */
+export function eventExtras(r: Pick<ToolOutput, 'graph' | 'notices'>): Pick<ToolOutput, 'graph' | 'notices'> {
+  return { ...(r.graph ? { graph: r.graph } : {}), ...(r.notices?.length ? { notices: r.notices } : {}) };
+}
+
 /** Parses the raw JSON arguments, validates them and runs the tool; failures become `Tool error: …`. */
 export async function runTool(tools: readonly AgentTool[], name: string, rawArgs: string, ctx: ToolContext): Promise<ToolCallResult> {
   let args: unknown;
@@ -158,8 +163,7 @@ export async function runTool(tools: readonly AgentTool[], name: string, rawArgs
   try {
     const out = await tool.invoke(args ?? {}, ctx);
     if ('issues' in out) return fail(new ToolError(`invalid arguments for ${name}: ${out.issues.join('; ')}`));
-    const extra = { ...(out.graph ? { graph: out.graph } : {}), ...(out.notices?.length ? { notices: out.notices } : {}) };
-    return { text: out.text, summary: cut(out.summary ?? out.text), ok: true, ...extra };
+    return { text: out.text, summary: cut(out.summary ?? out.text), ok: true, ...eventExtras(out) };
   } catch (err) {
     return fail(err);
   }

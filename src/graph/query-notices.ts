@@ -73,6 +73,16 @@ function propertiesOf(schema: SkeletonData, labels: string[]): string[] | undefi
   return [...new Set(lists.flatMap((l) => l!.map((p) => p.name)))];
 }
 
+/** What an unknown-name notice calls the name, and the graph's names of that kind. */
+const UNKNOWN: Partial<Record<NoticeKind, { what: string; plural?: string; names(schema: SkeletonData | null): string[] }>> = {
+  'unknown-label': { what: 'label', plural: 'labels', names: (s) => s?.labels.map((l) => l.label) ?? [] },
+  'unknown-relationship-type': { what: 'relationship type', plural: 'types', names: (s) => s?.types ?? [] },
+  'unknown-property': { what: 'property key', names: (s) => s?.propertyKeys ?? [] },
+};
+
+/** "its labels are :A, :B, …", the list a label or type notice gives when it has no suggestion. */
+const listOf = (plural: string, names: string[]) => `its ${plural} are ${someOf(names.map((n) => `:${n}`))}`;
+
 function unknownName(
   kind: NoticeKind,
   name: string,
@@ -80,17 +90,11 @@ function unknownName(
   labelsOf: Map<string, string[]>,
   schema: SkeletonData | null,
 ): Omit<QueryNotice, 'code'> {
-  if (kind === 'unknown-label' || kind === 'unknown-relationship-type') {
-    const [what, plural, names] =
-      kind === 'unknown-label'
-        ? ['label', 'labels', schema?.labels.map((l) => l.label) ?? []]
-        : ['relationship type', 'types', schema?.types ?? []];
-    const near = closeNames(name, names);
-    const hint = near.length
-      ? `; did you mean ${orList(near.map((n) => `:${n}`))}?`
-      : names.length
-        ? `; its ${plural} are ${someOf(names.map((n) => `:${n}`))}`
-        : '';
+  const { what, plural, names } = UNKNOWN[kind]!;
+  if (plural) {
+    const all = names(schema);
+    const near = closeNames(name, all);
+    const hint = near.length ? `; did you mean ${orList(near.map((n) => `:${n}`))}?` : all.length ? `; ${listOf(plural, all)}` : '';
     return { kind, name, suggestions: near, message: `${what} :${name} does not exist in this graph${hint}`, explainsEmpty: true };
   }
   // A property key: first the keys of the labels the query reads it from (`Movie.title`), then any key.
@@ -100,9 +104,9 @@ function unknownName(
       for (const key of closeNames(name, schema?.properties.get(label)?.map((p) => p.name) ?? [])) owned.push(`${label}.${key}`);
     }
   }
-  const near = owned.length ? [...new Set(owned)].slice(0, 3) : closeNames(name, schema?.propertyKeys ?? []);
+  const near = owned.length ? [...new Set(owned)].slice(0, 3) : closeNames(name, names(schema));
   const hint = near.length ? `; did you mean ${orList(near)}?` : '';
-  return { kind, name, suggestions: near, message: `property key ${name} does not exist in this graph${hint}`, explainsEmpty: true };
+  return { kind, name, suggestions: near, message: `${what} ${name} does not exist in this graph${hint}`, explainsEmpty: true };
 }
 
 const covers = (patternLabels: string, wanted: string[]) => {
@@ -252,12 +256,6 @@ export function queryNotices(cypher: string, summary: ExplainSummary, schema: Sk
   return notices;
 }
 
-const UNKNOWN_WHAT: Partial<Record<NoticeKind, 'label' | 'relationship type' | 'property key'>> = {
-  'unknown-label': 'label',
-  'unknown-relationship-type': 'relationship type',
-  'unknown-property': 'property key',
-};
-
 /**
  * `notices` with the unknown names that no spelling rule matched given the graph's names
  * closest in meaning (`Film` → `Movie`), when `meaning` finds any; the rest unchanged.
@@ -270,15 +268,15 @@ export async function withMeaning(
   if (!meaning || !schema) return notices;
   return Promise.all(
     notices.map(async (n) => {
-      const what = UNKNOWN_WHAT[n.kind];
-      if (!what || !n.name || n.suggestions?.length) return n;
-      const names =
-        what === 'label' ? schema.labels.map((l) => l.label) : what === 'relationship type' ? schema.types : schema.propertyKeys;
+      const unknown = UNKNOWN[n.kind];
+      if (!unknown || !n.name || n.suggestions?.length) return n;
+      const { what, plural } = unknown;
+      const names = unknown.names(schema);
       const near = await meaning.nearest(n.name, names);
       if (!near.length) return n;
-      const [name, shown] = what === 'property key' ? [n.name, near] : [`:${n.name}`, near.map((x) => `:${x}`)];
+      const [name, shown] = plural ? [`:${n.name}`, near.map((x) => `:${x}`)] : [n.name, near];
       // The list of the graph's names stays: a guess by meaning is wrong about a third of the time.
-      const list = /; (its .*)$/.exec(n.message)?.[1];
+      const list = plural ? listOf(plural, names) : '';
       const tail = list ? ` ${list[0]!.toUpperCase()}${list.slice(1)}` : '';
       return {
         ...n,

@@ -9,6 +9,8 @@
  * failing model gives no suggestions and is asked again next time.
  */
 
+import { withTimeout } from './timeout.js';
+
 /** Embeds texts, one vector per text (an embedding model's `embed`). */
 export type EmbedTexts = (texts: string[]) => Promise<Float32Array[]>;
 
@@ -78,9 +80,9 @@ export function createNamesByMeaning(embed: EmbedTexts, opts: NamesByMeaningOpti
   };
   const pending = new Map<string, Promise<void>>();
 
-  /** Embeds the words not kept yet, in one call; concurrent lookups share it. */
-  const ensure = (words: string[]): Promise<unknown> => {
-    const missing = [...new Set(words)].filter((w) => !vectors.has(w) && !pending.has(w));
+  /** Embeds the texts not kept yet, in one call; concurrent lookups share it. Never rejects. */
+  const ensure = (texts: string[]): Promise<unknown> => {
+    const missing = [...new Set(texts)].filter((w) => !vectors.has(w) && !pending.has(w));
     if (missing.length) {
       const call = embed(missing).then(
         (vs) => {
@@ -94,7 +96,7 @@ export function createNamesByMeaning(embed: EmbedTexts, opts: NamesByMeaningOpti
       });
       for (const w of missing) pending.set(w, done);
     }
-    return Promise.all(words.map((w) => pending.get(w)));
+    return Promise.all(texts.map((w) => pending.get(w)));
   };
 
   return {
@@ -102,12 +104,8 @@ export function createNamesByMeaning(embed: EmbedTexts, opts: NamesByMeaningOpti
       const wanted = words(name);
       const named = candidates.map((c) => ({ name: c, words: words(c) })).filter((c) => c.words && c.words !== wanted);
       if (!wanted || !named.length) return [];
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const timeout = new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, waitMs);
-      });
-      await Promise.race([ensure([wanted, ...named.map((c) => c.words)]), timeout]);
-      clearTimeout(timer);
+      // Out of time: go on with the vectors kept so far; the embedding finishes in the background.
+      await withTimeout(ensure([wanted, ...named.map((c) => c.words)]), waitMs).catch(() => {});
       const own = vectors.get(wanted);
       if (!own) return [];
       const scored = named

@@ -98,7 +98,13 @@ describe('withMeaning', () => {
           message: 'label :Film does not exist in this graph; its labels are :Movie, :Person',
           explainsEmpty: true,
         },
-        { kind: 'unknown-relationship-type', name: 'PLAYED_IN', suggestions: [], message: 'x', explainsEmpty: true },
+        {
+          kind: 'unknown-relationship-type',
+          name: 'PLAYED_IN',
+          suggestions: [],
+          message: 'relationship type :PLAYED_IN does not exist in this graph; its types are :ACTED_IN',
+          explainsEmpty: true,
+        },
         {
           kind: 'unknown-label',
           name: 'Movies',
@@ -117,7 +123,8 @@ describe('withMeaning', () => {
     });
     expect(notices[1]).toMatchObject({
       suggestions: ['ACTED_IN'],
-      message: 'relationship type :PLAYED_IN does not exist in this graph; did you mean :ACTED_IN (closest in meaning)?',
+      message:
+        'relationship type :PLAYED_IN does not exist in this graph; did you mean :ACTED_IN (closest in meaning)? Its types are :ACTED_IN',
     });
     expect(notices[2]!.message).toBe('label :Movies does not exist in this graph; did you mean :Movie?');
     expect(notices[3]!.message).toBe('pairs');
