@@ -16,6 +16,7 @@ import { modelRetry } from '../llm/retry.js';
 import { classify, type RouterDecision } from './router.js';
 import type { ChatResponse, JobEvent, Message, TokenUsage } from '../contract/chat.js';
 import { addUsage } from '../llm/usage.js';
+import { createStoreWait } from './store-wait.js';
 import type { RouteHandler } from './types.js';
 
 /** The route handlers the worker dispatches to; `agent` is absent until the agent is wired in. */
@@ -75,13 +76,16 @@ export async function runJob(
   const past = job.regenerate ? withoutReplacedPair(history, job.message) : history;
   const { config, jobs, limiter } = deps;
   const log = deps.log.child({ jobId: job.job_id });
+  // A store blink pauses the job's writes (and so the job) rather than failing it.
+  const storeWait = createStoreWait({ limitMs: config.JOB_STORE_WAIT_MS, signal, log });
   const emit = async (event: JobEvent) => {
     // The answer's pieces are in the answer itself: the session's copy of the events skips them.
     if (event.type !== 'answer_delta') events.push(event);
-    await jobs.publish(job, event);
+    await storeWait(() => jobs.publish(job, event));
   };
   const recordUsage = async (usage: TokenUsage) => {
-    if (job.user_id) await limiter.recordTokens(job.user_id, usage.input_tokens + usage.output_tokens);
+    const { user_id } = job;
+    if (user_id) await storeWait(() => limiter.recordTokens(user_id, usage.input_tokens + usage.output_tokens));
   };
 
   let outcome: JobOutcome;

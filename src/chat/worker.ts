@@ -4,7 +4,9 @@
  * a lease (heartbeat); any worker that finds a lapsed lease puts the dead worker's jobs back on
  * the queue once, or ends them in `error`, so no accepted job is lost or left `running`.
  * `stop()` stops taking jobs, lets running ones finish up to `WORKER_SHUTDOWN_MS`, then aborts
- * the rest and puts them back on the queue.
+ * the rest and puts them back on the queue. A key-value store outage is waited out: running
+ * jobs pause on their writes (store-wait.ts) and no worker takes another for dead on leases that
+ * lapsed in the outage.
  */
 import type { Config } from '../config.js';
 import type { Logger } from '../lib/log.js';
@@ -108,12 +110,31 @@ export function createChatWorker(opts: ChatWorkerOptions): ChatWorker {
     }
   };
 
-  const tick = () => {
-    queue
-      .heartbeat(id, config.WORKER_LEASE_MS)
-      .then(recoverDead)
-      .then(recoverOwn)
-      .catch((err) => log.warn('worker heartbeat failed', { error: err }));
+  /**
+   * After this worker lost the store, the others' leases lapsed in the outage too (the store's
+   * clock ran on): judging them before they could renew would requeue jobs they are still
+   * running. So, once the store answers again, every worker gets one lease first.
+   */
+  let storeLost = false;
+  let judgeOthersAfter = 0;
+  const tick = async () => {
+    try {
+      await queue.heartbeat(id, config.WORKER_LEASE_MS);
+    } catch (err) {
+      storeLost = true;
+      log.warn('worker heartbeat failed', { error: err });
+      return;
+    }
+    if (storeLost) {
+      storeLost = false;
+      judgeOthersAfter = Date.now() + config.WORKER_LEASE_MS;
+    }
+    try {
+      if (Date.now() >= judgeOthersAfter) await recoverDead();
+      await recoverOwn();
+    } catch (err) {
+      log.warn('worker recovery sweep failed', { error: err });
+    }
   };
 
   const runOne = async (jobId: string) => {
@@ -188,9 +209,10 @@ export function createChatWorker(opts: ChatWorkerOptions): ChatWorker {
         await recoverDead();
       } catch (err) {
         // The store may be down at start-up: the loop and the heartbeat keep retrying.
+        storeLost = true;
         log.warn('worker start-up could not reach the key-value store', { error: err });
       }
-      heartbeat = setInterval(tick, Math.max(100, Math.floor(config.WORKER_LEASE_MS / 3)));
+      heartbeat = setInterval(() => void tick(), Math.max(100, Math.floor(config.WORKER_LEASE_MS / 3)));
       loop = run();
       log.info('chat worker started', { concurrency: config.WORKER_CONCURRENCY });
     },

@@ -8,7 +8,11 @@ import { createChatHandlers } from '../../src/chat/service.js';
 import type { ChatHandlers } from '../../src/chat/run-job.js';
 import { createChatWorker, type ChatWorker } from '../../src/chat/worker.js';
 import { createJobEventHub } from '../../src/store/job-events.js';
+import type { Config } from '../../src/config.js';
+import { createJobStore } from '../../src/store/jobs.js';
 import { createJobQueue } from '../../src/store/queue.js';
+import { createRateLimiter } from '../../src/store/rate-limit.js';
+import type { KvStore } from '../../src/store/redis.js';
 import { createTestDeps, type TestDeps } from '../helpers/deps.js';
 import { routerReply, startLlmServer, type LlmServer } from '../helpers/llm-server.js';
 import { fakeSearcher } from './chat-fixtures.js';
@@ -50,9 +54,22 @@ export async function startHarness(opts: HarnessOptions = {}) {
     ...opts.handlers,
   };
   const workers: ChatWorker[] = [];
-  const startWorker = async () => {
+  /**
+   * Starts one more in-process worker. `config` replaces the harness's; `kv` (same prefix) gives
+   * it connections of its own, as a worker process has.
+   */
+  const startWorker = async (own: { config?: Config; kv?: KvStore } = {}) => {
+    const kv = own.kv ?? deps.kv;
+    const stores = own.kv ? { jobs: createJobStore(kv), limiter: createRateLimiter(kv) } : {};
     // A hub of its own, as a worker process has: the app's hub then counts only SSE streams.
-    const w = createChatWorker({ ...deps, queue: createJobQueue(deps.kv), events: createJobEventHub(deps.kv), handlers });
+    const w = createChatWorker({
+      ...deps,
+      ...stores,
+      config: own.config ?? deps.config,
+      queue: createJobQueue(kv),
+      events: createJobEventHub(kv),
+      handlers,
+    });
     await w.start();
     workers.push(w);
     return w;
