@@ -104,6 +104,52 @@ const EnvSchema = z.object({
   SEARCH_NEIGHBORS: z.coerce.number().int().min(0).max(50).default(8),
   /** Node property whose string value is indexed (`/dev/build_vector_index`, `scripts/build-index`). */
   TEXT_PROPERTY: z.string().min(1).default('text'),
+  /**
+   * Labels to index, comma-separated (empty: every label). Nodes without one of them are left
+   * out of builds and syncs; the build request's `labels` overrides it.
+   */
+  INDEX_LABELS: list,
+  /**
+   * The text of chosen labels, overriding discovery: `Movie=title,tagline;Person=name`. A leading
+   * name-like property (or first and last name) names the node; the rest is its text, in order.
+   * The build request's `properties` overrides it.
+   */
+  INDEX_PROPERTIES: z
+    .string()
+    .default('')
+    .transform((v, ctx) => {
+      const out: Record<string, string[]> = {};
+      for (const part of v
+        .split(';')
+        .map((x) => x.trim())
+        .filter(Boolean)) {
+        const [, label = '', rest = ''] = /^([^=]+)=(.+)$/.exec(part) ?? [];
+        const props = rest
+          .split(',')
+          .map((x) => x.trim())
+          .filter(Boolean);
+        if (!label.trim() || !props.length) {
+          ctx.addIssue({ code: 'custom', message: `expected Label=prop,prop;Label=prop (at "${part}")` });
+          return z.NEVER;
+        }
+        out[label.trim()] = props;
+      }
+      return out;
+    }),
+  /** Find the text of labels without `TEXT_PROPERTY` by rule (src/graph/text-rules.ts); false indexes only `TEXT_PROPERTY` and `INDEX_PROPERTIES`. */
+  INDEX_DISCOVER: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
+  /**
+   * How often, in ms, a worker checks whether the graph changed since its indexes were last
+   * brought in step, and syncs them (created, changed and deleted nodes); 0 turns the sync off.
+   */
+  INDEX_SYNC_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .refine((n) => n === 0 || n >= 1_000, 'expected 0 (off) or at least 1000')
+    .default(15_000),
   /** Chunks per index-build embedding batch on average (content-defined boundaries, a quarter to twice this; one CSV cache file and one write transaction each). */
   INDEX_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(512),
   /** Lifetime of an index build's lock in ms; refreshed while the build runs, so a crash frees it after this. */

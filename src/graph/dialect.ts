@@ -59,26 +59,48 @@ const NOT_INDEX_NODE = notIndexNode('n');
  */
 const dbIdOf = (v: string) => `CASE WHEN ${v}.dbId IS :: INTEGER NOT NULL THEN ${v}.dbId ELSE id(${v}) END`;
 
-/** Cypher: the display name of node `v`: `displayName`, else `name`, else `title`, else ''. */
-const displayNameOf = (v: string) => `toString(coalesce(${v}.displayName, ${v}.name, ${v}.title, ''))`;
-
 /**
- * Number of nodes whose text property (`$prop`) holds a string; used for progress and ETA.
- * `IS :: STRING NOT NULL` skips nodes where the property is a number or a list.
+ * Cypher: the display name of node `v`, by the rule text discovery uses (src/graph/text-rules.ts):
+ * `displayName`, else `name`, else its label's own name key (`productName` on Product), else
+ * first and last name, else `title`, else the first other `…Name`/`…Title` string, else ''.
  */
-export const COUNT_TEXT_NODES = `MATCH (n) WHERE n[$prop] IS :: STRING NOT NULL AND ${NOT_INDEX_NODE} RETURN count(n) AS total`;
+const displayNameOf = (v: string) => `toString(coalesce(${v}.displayName, ${v}.name,
+  head([l IN labels(${v}) WHERE ${v}[toLower(left(l, 1)) + substring(l, 1) + 'Name'] IS :: STRING | ${v}[toLower(left(l, 1)) + substring(l, 1) + 'Name']]),
+  CASE WHEN ${v}.firstName IS :: STRING AND ${v}.lastName IS :: STRING THEN ${v}.firstName + ' ' + ${v}.lastName END,
+  ${v}.title,
+  head([k IN keys(${v}) WHERE k =~ '.*(Name|Title|_name|_title)' AND ${v}[k] IS :: STRING | ${v}[k]]), ''))`;
+
+/** Cypher: the properties the text plan (`$textKeys`, label → keys) reads for node `v`. */
+const textKeysOf = (v: string) => `reduce(ks = [], l IN labels(${v}) | ks + coalesce($textKeys[l], []))`;
 
 /**
- * Every text node, in node id order (stable for an unchanged graph): the database scans once
- * and sorts node references only; the text is read as records are pulled. Chunk nodes never
- * match (they are left out by label, whatever `$prop` is). The display name and the user's
- * labels come along for the chunk header.
+ * Cypher: true when node `v` has text to index: its `$prop` string, or a label the plan reads
+ * (`$textKeys`); with `$only` (a label list, or null for all) it must also carry one of those labels.
+ */
+const hasText = (v: string) =>
+  `(${v}[$prop] IS :: STRING NOT NULL OR any(l IN labels(${v}) WHERE $textKeys[l] IS NOT NULL))
+  AND ($only IS NULL OR any(l IN labels(${v}) WHERE l IN $only))`;
+
+/** Cypher: the fields text composition needs (src/vector-index/node-text.ts), for node `v`. */
+const textFields = (v: string) => `${v}[$prop] AS text, ${displayNameOf(v)} AS displayName, labels(${v}) AS labels,
+  [k IN ${textKeysOf(v)} WHERE ${v}[k] IS NOT NULL | [k, ${v}[k]]] AS props`;
+
+/**
+ * Number of nodes with text to index ({@link hasText}: `$prop`, `$textKeys`, `$only`); used for
+ * progress and ETA. `IS :: STRING NOT NULL` skips nodes where `$prop` is a number or a list.
+ */
+export const COUNT_TEXT_NODES = `MATCH (n) WHERE ${hasText('n')} AND ${NOT_INDEX_NODE} RETURN count(n) AS total`;
+
+/**
+ * Every node with text to index, in node id order (stable for an unchanged graph): the database
+ * scans once and sorts node references only; the text is read as records are pulled. Chunk
+ * nodes never match (they are left out by label, whatever `$prop` is). Each row carries what
+ * composing the node's text needs ({@link textFields}).
  */
 export const TEXT_NODES = `
-MATCH (n) WHERE n[$prop] IS :: STRING NOT NULL AND ${NOT_INDEX_NODE}
+MATCH (n) WHERE ${hasText('n')} AND ${NOT_INDEX_NODE}
 WITH n ORDER BY id(n)
-RETURN elementId(n) AS nodeId, n[$prop] AS text,
-  ${displayNameOf('n')} AS displayName, labels(n) AS labels`;
+RETURN elementId(n) AS nodeId, ${textFields('n')}`;
 
 /** DDL and writes of one index, parameterised by its name. */
 export interface IndexStatements {
@@ -145,6 +167,27 @@ OPTIONS {indexConfig: {\`fulltext.analyzer\`: $analyzer}}`,
   };
 }
 
+/**
+ * What a build records of index `$index` on one `__IndexMeta` node (index data, hidden like the
+ * chunks): `plan` (the text plan, JSON), `settings` (model, chunking, batch size, text format and
+ * choice, JSON) and `builtAt`. The sync reads it to index new and changed nodes as the build did.
+ */
+export const WRITE_INDEX_META = `
+MERGE (m:${INDEX_LABEL_PREFIX}IndexMeta {index: $index})
+SET m.plan = $plan, m.settings = $settings, m.builtAt = datetime()`;
+
+/** The meta node of `$index` (no rows before the first build of this version). */
+export const READ_INDEX_META = `
+MATCH (m:${INDEX_LABEL_PREFIX}IndexMeta {index: $index})
+RETURN m.plan AS plan, m.settings AS settings, toString(m.builtAt) AS builtAt`;
+
+/** Every index of the graph that has a meta node, with its settings (the sync's list of work). */
+export const LIST_INDEX_META = `
+MATCH (m:${INDEX_LABEL_PREFIX}IndexMeta) RETURN m.index AS index, m.settings AS settings ORDER BY m.index`;
+
+/** Deletes the meta node of `$index`. */
+export const DELETE_INDEX_META = `MATCH (m:${INDEX_LABEL_PREFIX}IndexMeta {index: $index}) DELETE m`;
+
 /** Blocks until the index `$name` is online, at most `$seconds`. */
 export const AWAIT_INDEX = 'CALL db.awaitIndex($name, $seconds)';
 
@@ -163,16 +206,14 @@ RETURN state, populationPercent, options.indexConfig.\`fulltext.analyzer\` AS an
 
 /**
  * Cypher: from `nodeId, score` rows (one per source node) to the `$topK` best nodes `n` that
- * still exist, have their text and pass `filter` (a predicate over `n`, src/graph/filter-cypher.ts).
+ * still exist, have text to index ({@link hasText}) and pass `filter` (a predicate over `n`, src/graph/filter-cypher.ts).
  */
 const bestNodes = (filter?: string) => `
-MATCH (n) WHERE elementId(n) = nodeId AND n[$prop] IS :: STRING NOT NULL${filter ? ` AND ${filter}` : ''}
+MATCH (n) WHERE elementId(n) = nodeId AND ${hasText('n')}${filter ? ` AND ${filter}` : ''}
 WITH n, score ORDER BY score DESC, elementId(n) LIMIT $topK`;
 
 /** Cypher: a search result's fields for node `n` (`dbId` and `displayName` by {@link dbIdOf} and {@link displayNameOf}). */
-const RESULT_FIELDS = `${dbIdOf('n')} AS dbId,
-  ${displayNameOf('n')} AS displayName,
-  n[$prop] AS text, score, labels(n) AS labels, elementId(n) AS nodeId`;
+const RESULT_FIELDS = `${dbIdOf('n')} AS dbId, ${textFields('n')}, score, elementId(n) AS nodeId`;
 
 /**
  * Cypher: `rels`, some relationships of node `n` (at most `$scan`, neighbours that are index

@@ -11,7 +11,10 @@ import { sseFrame } from '../chat/sse.js';
 import type { AppDeps } from '../deps.js';
 import { toAppError, toProblem } from '../errors.js';
 import type { Logger } from '../lib/log.js';
-import { buildVectorIndex, type BuildIndexResult, type BuildProgress } from '../vector-index/index-build.js';
+import { buildVectorIndex, previewTextPlan, type BuildReport, type BuildProgress } from '../vector-index/index-build.js';
+import { textPlanBody, type TextChoice } from '../graph/text-plan.js';
+import { TextChoiceFields, TextPlanSchema } from '../contract/text-plan.js';
+import type { Config } from '../config.js';
 import { progressEvery } from '../vector-index/progress.js';
 import { ModelNameSchema } from '../contract/models.js';
 import { BODY_PROBLEMS, createRouter, inRequest, problem, SSE_HEADERS } from './openapi.js';
@@ -20,8 +23,16 @@ const BuildIndexRequestSchema = z
   .object({
     graph_name: z.string().min(1).openapi({ example: 'neo4j', description: 'Graph (Neo4j database) to index' }),
     model: ModelNameSchema,
+    ...TextChoiceFields,
   })
   .openapi('BuildIndexRequest');
+
+const TextPlanRequestSchema = z
+  .object({
+    graph_name: z.string().min(1).openapi({ example: 'neo4j', description: 'Graph (Neo4j database) to plan' }),
+    ...TextChoiceFields,
+  })
+  .openapi('TextPlanRequest');
 
 const BuildIndexResponseSchema = z
   .object({
@@ -29,7 +40,8 @@ const BuildIndexResponseSchema = z
     total_chunks: z.number().int().openapi({ description: 'Text chunks across all nodes' }),
     batches_total: z.number().int().openapi({ description: 'Number of embedding batches' }),
     batches_computed: z.number().int().openapi({ description: 'Batches embedded in this call' }),
-    batches_skipped: z.number().int().openapi({ description: 'Batches loaded from the CSV cache' }),
+    batches_skipped: z.number().int().openapi({ description: 'Batches loaded from the CSV cache or already in the graph' }),
+    plan: TextPlanSchema.optional().openapi({ description: 'Extension: what was indexed per label, and what was left out and why' }),
   })
   .openapi('BuildIndexResponse');
 
@@ -52,7 +64,9 @@ const route = createRoute({
   summary: 'Build the vector index of a graph for one model',
   description:
     'Embeds the text of every node that has the text property (`TEXT_PROPERTY`, default `text`) into ' +
-    'a Neo4j vector index. Idempotent: batches cached under `DATA_DIR` are skipped, so an interrupted ' +
+    'a Neo4j vector index; labels without it are indexed by the properties discovery finds (see `POST /dev/text_plan`), ' +
+    'or by `properties` where given. Nodes created, changed or deleted afterwards reach the index by the sync ' +
+    '(`INDEX_SYNC_INTERVAL_MS`) without another build. Idempotent: batches cached under `DATA_DIR` are skipped, so an interrupted ' +
     'build can simply be re-run. `batches_computed + batches_skipped = batches_total`. With `Accept: text/event-stream` ' +
     'the answer streams `progress` events (at most four a second, and at every phase change) and ends with a `result` ' +
     'event holding this body, or an `error` event holding a problem; the build goes on if the client leaves.',
@@ -68,18 +82,50 @@ const route = createRoute({
     ...BODY_PROBLEMS,
     404: problem('Unknown graph'),
     409: problem('A build of that index is already running'),
-    422: problem('Invalid body, or a model outside the registry (the detail lists the valid names)'),
+    422: problem(
+      'Invalid body, a model outside the registry (the detail lists the valid names), or `labels`/`properties` naming what the graph lacks (with close names) or yielding no text',
+    ),
     503: problem('Graph database, key-value store or embedding model server unavailable'),
   },
 });
 
-const resultBody = (r: BuildIndexResult): BuildIndexResult => ({
+const resultBody = (r: BuildReport) => ({
   index_name: r.index_name,
   total_chunks: r.total_chunks,
   batches_total: r.batches_total,
   batches_computed: r.batches_computed,
   batches_skipped: r.batches_skipped,
+  plan: textPlanBody(r.plan),
 });
+
+const planRoute = createRoute({
+  method: 'post',
+  path: '/dev/text_plan',
+  tags: ['index'],
+  summary: 'What a build would index, per label',
+  description:
+    'The text plan of a graph without building: per label, its node count, where its text comes from (`text`: its ' +
+    '`TEXT_PROPERTY`; `discovered`: name-like and descriptive string properties found by rule; `explicit`: as chosen; ' +
+    '`none`: nothing that reads as text), and every property left out with the reason. Takes the same `labels` and ' +
+    '`properties` as the build.',
+  request: { body: { required: true, content: { 'application/json': { schema: TextPlanRequestSchema } } } },
+  responses: {
+    200: { description: 'The plan', content: { 'application/json': { schema: TextPlanSchema } } },
+    ...BODY_PROBLEMS,
+    404: problem('Unknown graph'),
+    422: problem('Invalid body, or `labels`/`properties` naming what the graph lacks (with close names) or yielding no text'),
+    503: problem('Graph database unavailable'),
+  },
+});
+
+/** A request's choice, each part defaulting to its setting. */
+const choiceOf = (config: Config, body: { labels?: string[]; properties?: Record<string, string[]> }): TextChoice => ({
+  labels: body.labels ?? config.INDEX_LABELS,
+  properties: body.properties ?? config.INDEX_PROPERTIES,
+});
+
+/** Field paths of the plan's errors in the request body. */
+const CHOICE_PATHS = { labels: 'body.labels', properties: 'body.properties', model: 'body.model' };
 
 /** Progress events at most this often (a phase change is always sent). */
 const PROGRESS_EVERY_MS = 250;
@@ -88,7 +134,7 @@ const PROGRESS_EVERY_MS = 250;
  * Runs the build and streams it. Resolves once the build reported its first progress (the lock
  * is held, the model and graph exist), so earlier failures reject and become ordinary errors.
  */
-async function streamBuild(start: (onProgress: (p: BuildProgress) => void) => Promise<BuildIndexResult>, pingMs: number, log: Logger) {
+async function streamBuild(start: (onProgress: (p: BuildProgress) => void) => Promise<BuildReport>, pingMs: number, log: Logger) {
   const enc = new TextEncoder();
   let ctrl: ReadableStreamDefaultController<Uint8Array> | undefined;
   let open = true;
@@ -147,16 +193,26 @@ async function streamBuild(start: (onProgress: (p: BuildProgress) => void) => Pr
 
 /** Index build routes. */
 export function indexBuildRoutes(deps: AppDeps) {
-  return createRouter().openapi(route, async (c) => {
-    const { graph_name, model } = c.req.valid('json');
-    // The build checks the model (422) and the graph (404) before it takes the lock or reads anything.
-    const start = (onProgress?: (p: BuildProgress) => void) =>
-      buildVectorIndex(deps, { graph: graph_name, model, onProgress }).catch((err: unknown) => {
-        throw inRequest(err, { model: 'body.model' });
+  return createRouter()
+    .openapi(planRoute, async (c) => {
+      const body = c.req.valid('json');
+      const plan = await previewTextPlan(deps, { graph: body.graph_name, choice: choiceOf(deps.config, body) }).catch((err: unknown) => {
+        throw inRequest(err, CHOICE_PATHS);
       });
-    if (/\btext\/event-stream\b/i.test(c.req.header('accept') ?? '')) {
-      return (await streamBuild(start, deps.config.SSE_PING_MS, deps.log)) as never;
-    }
-    return c.json(resultBody(await start()), 200);
-  });
+      return c.json(textPlanBody(plan), 200);
+    })
+    .openapi(route, async (c) => {
+      const body = c.req.valid('json');
+      const { graph_name, model } = body;
+      const choice = choiceOf(deps.config, body);
+      // The build checks the model (422) and the graph (404) before it takes the lock or reads anything.
+      const start = (onProgress?: (p: BuildProgress) => void) =>
+        buildVectorIndex(deps, { graph: graph_name, model, choice, onProgress }).catch((err: unknown) => {
+          throw inRequest(err, CHOICE_PATHS);
+        });
+      if (/\btext\/event-stream\b/i.test(c.req.header('accept') ?? '')) {
+        return (await streamBuild(start, deps.config.SSE_PING_MS, deps.log)) as never;
+      }
+      return c.json(resultBody(await start()), 200);
+    });
 }

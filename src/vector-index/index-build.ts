@@ -16,10 +16,13 @@ import type { EmbedderPool } from '../embeddings/embedders.js';
 import type { GraphStore } from '../graph/driver.js';
 import { DomainError } from '../errors.js';
 import { COUNT_TEXT_NODES } from '../graph/dialect.js';
+import { readTextPlan, type TextChoice, type TextPlan } from '../graph/text-plan.js';
+import { chunkingChange, readIndexMeta, writeIndexMeta, type IndexSettings } from './index-meta.js';
+import { DEFAULT_TEXT_FORMAT, type TextFormat } from './node-text.js';
 import { unknownModel } from '../embeddings/embedders.js';
 import { batchKey, createCsvCache, type CacheFs } from './csv-cache.js';
 import { acquireBuildLock } from '../store/build-lock.js';
-import { chunkBatches, streamTextNodes } from './index-source.js';
+import { chunkBatches, streamTextNodes, textParams } from './index-source.js';
 import { createIndexWriter } from './index-writer.js';
 import { findModel, indexName as deriveIndexName } from '../contract/models.js';
 import type { Logger } from '../lib/log.js';
@@ -58,6 +61,18 @@ export interface BuildIndexOptions {
   indexName?: string;
   /** Node property holding the text; default `TEXT_PROPERTY`. */
   textProperty?: string;
+  /** Labels and per-label properties to index; default `INDEX_LABELS` and `INDEX_PROPERTIES`. */
+  choice?: TextChoice;
+  /** Find the text of other labels by rule; default `INDEX_DISCOVER`. */
+  discover?: boolean;
+  /** How property values are written into a node's text (bench:quality compares them); default {@link DEFAULT_TEXT_FORMAT}. */
+  format?: TextFormat;
+  /**
+   * Bring the index in step with the graph as its last build made it (the sync): its recorded
+   * plan, choice and settings are kept, only labels new since then are discovered, and a changed
+   * model chunking or batch size is refused (that needs a full build). Other options are ignored.
+   */
+  sync?: boolean;
   /** Chunks per embedding batch; default `INDEX_BATCH_SIZE`. */
   batchSize?: number;
   /** Called once the build has started, after every batch and during index population (the CLI's progress bar, the HTTP event stream). */
@@ -73,6 +88,15 @@ export interface BuildIndexResult {
   batches_total: number;
   batches_computed: number;
   batches_skipped: number;
+}
+
+/** What a build adds for its callers beyond the contract: the plan it followed and the chunks it removed. */
+export interface BuildExtras {
+  plan: TextPlan;
+  /** Chunk nodes deleted as stale (their nodes were deleted or changed). */
+  chunksDeleted: number;
+  /** Text nodes indexed. */
+  nodes: number;
 }
 
 /** Where the time went, in milliseconds (benchmarks). Writes overlap embedding. */
@@ -91,7 +115,7 @@ export interface BuildTimings {
 }
 
 /** A finished build: the contract's fields plus timings. */
-export type BuildReport = BuildIndexResult & { timings: BuildTimings };
+export type BuildReport = BuildIndexResult & BuildExtras & { timings: BuildTimings };
 
 /**
  * The index name for a graph and model: `VECTOR_INDEX_NAME` for the configured pair
@@ -106,6 +130,30 @@ export function resolveIndexName(config: IndexBuildDeps['config'], graph: string
 export async function validateBuildTarget(deps: Pick<IndexBuildDeps, 'graph'>, graph: string, model: string): Promise<void> {
   if (!findModel(model)) throw unknownModel(model);
   if (!(await deps.graph.hasGraph(graph))) throw new DomainError('not-found', 'unknown-graph', `graph "${graph}" does not exist`);
+}
+
+/** What to plan: the graph, and the choice and discovery a build would use (defaults from config). */
+export interface PlanRequest {
+  graph: string;
+  choice?: TextChoice;
+  discover?: boolean;
+}
+
+/** The choice a build makes when the request names none: `INDEX_LABELS` and `INDEX_PROPERTIES`. */
+const configChoice = (config: Config): TextChoice => ({ labels: config.INDEX_LABELS, properties: config.INDEX_PROPERTIES });
+
+/**
+ * The text plan a build of `req.graph` would follow now, without building (`POST /dev/text_plan`,
+ * `scripts/build-index --plan`, `/status` before the first build).
+ * @throws DomainError 404 unknown graph, 422 a choice naming what the graph lacks.
+ */
+export async function previewTextPlan(deps: Pick<IndexBuildDeps, 'graph' | 'config'>, req: PlanRequest): Promise<TextPlan> {
+  if (!(await deps.graph.hasGraph(req.graph))) throw new DomainError('not-found', 'unknown-graph', `graph "${req.graph}" does not exist`);
+  return readTextPlan(deps.graph.driver, req.graph, {
+    textProperty: deps.config.TEXT_PROPERTY,
+    choice: req.choice ?? configChoice(deps.config),
+    discover: req.discover ?? deps.config.INDEX_DISCOVER,
+  });
 }
 
 /** A bounded queue of writes: at most `limit` in flight; the first failure is rethrown. */
@@ -144,15 +192,41 @@ export async function buildVectorIndex(deps: IndexBuildDeps, opts: BuildIndexOpt
   await validateBuildTarget(deps, opts.graph, opts.model);
   const entry = findModel(opts.model)!;
   const index = opts.indexName ?? resolveIndexName(config, opts.graph, opts.model);
-  const prop = opts.textProperty ?? config.TEXT_PROPERTY;
   const batchSize = opts.batchSize ?? config.INDEX_BATCH_SIZE;
   const log = deps.log.child({ index, graph: opts.graph, model: opts.model });
+  const driver = deps.graph.driver;
 
   const lock = await acquireBuildLock(deps.kv, index, config.INDEX_LOCK_TTL_MS);
   try {
+    const now: IndexSettings = {
+      model: opts.model,
+      chunkTokens: config.CHUNK_TOKENS,
+      chunkOverlap: config.CHUNK_OVERLAP_TOKENS,
+      batchSize,
+      format: opts.format ?? DEFAULT_TEXT_FORMAT,
+      discover: opts.discover ?? config.INDEX_DISCOVER,
+      choice: opts.choice ?? configChoice(config),
+    };
+    const recorded = opts.sync ? await readIndexMeta(driver, opts.graph, index) : null;
+    if (opts.sync && !recorded) {
+      throw new DomainError(
+        'conflict',
+        'sync-needs-build',
+        `vector index "${index}" has no record of its build; build it once to keep it in step`,
+      );
+    }
+    const change = recorded && chunkingChange(recorded.settings, now);
+    if (change)
+      throw new DomainError('conflict', 'sync-needs-build', `the chunking of vector index "${index}" changed (${change}); build it again`);
+    const settings = recorded ? { ...recorded.settings } : now;
+    const plan = await readTextPlan(driver, opts.graph, {
+      textProperty: recorded?.plan.textProperty ?? opts.textProperty ?? config.TEXT_PROPERTY,
+      choice: settings.choice,
+      discover: settings.discover,
+      previous: recorded?.plan,
+    });
     const embedder = await deps.embedders.get(opts.model);
     const statsBefore = embedder.stats?.();
-    const driver = deps.graph.driver;
     const writer = createIndexWriter({
       driver,
       database: opts.graph,
@@ -163,7 +237,7 @@ export async function buildVectorIndex(deps: IndexBuildDeps, opts: BuildIndexOpt
       analyzer: config.FULLTEXT_ANALYZER,
     });
     const cache = createCsvCache({ dataDir: config.DATA_DIR, indexName: index, dimensions: entry.dimensions, fs: opts.fs });
-    const { records } = await driver.executeQuery(COUNT_TEXT_NODES, { prop }, { database: opts.graph });
+    const { records } = await driver.executeQuery(COUNT_TEXT_NODES, textParams(plan), { database: opts.graph });
     const progress: BuildProgress = {
       phase: 'embedding',
       nodesTotal: Number(records[0]?.get('total') ?? 0),
@@ -188,24 +262,26 @@ export async function buildVectorIndex(deps: IndexBuildDeps, opts: BuildIndexOpt
       await work();
       timings[field] += performance.now() - t;
     };
-    const nodes = streamTextNodes(driver, opts.graph, prop);
+    const nodes = streamTextNodes(driver, opts.graph, plan, settings.format);
     for await (const batch of chunkBatches(nodes, (t) => embedder.chunk(t), batchSize)) {
       lock.assertHeld();
       const key = await batchKey(entry.name, entry.dimensions, batch.chunks);
       keys.push(key);
-      const t = performance.now();
-      const hit = await cache.read(key, batch.chunks);
-      timings.cacheMs += performance.now() - t;
-      const cached = hit !== null;
-      const vectors = hit ?? (await embedder.embed(batch.chunks.map((c) => c.text)));
-      if (!cached) await timed('cacheMs', () => cache.write(key, batch.chunks, vectors));
-      // A cached batch was usually written by the run that embedded it; check before rewriting.
-      await writes.push(() =>
-        timed('writeMs', async () => {
-          if (cached && (await writer.hasBatch(key, batch.chunks.length))) return;
-          await writer.writeBatch(key, batch.chunks, vectors);
-        }),
-      );
+      // A batch the graph already holds in full costs one lookup: no cache read, no write. A
+      // re-run and a sync of a graph with few changes are mostly such batches.
+      let t = performance.now();
+      const present = await writer.hasBatch(key, batch.chunks.length);
+      timings.writeMs += performance.now() - t;
+      let cached = present;
+      if (!present) {
+        t = performance.now();
+        const hit = await cache.read(key, batch.chunks);
+        timings.cacheMs += performance.now() - t;
+        cached = hit !== null;
+        const vectors = hit ?? (await embedder.embed(batch.chunks.map((c) => c.text)));
+        if (!cached) await timed('cacheMs', () => cache.write(key, batch.chunks, vectors));
+        await writes.push(() => timed('writeMs', () => writer.writeBatch(key, batch.chunks, vectors)));
+      }
       progress[cached ? 'batchesSkipped' : 'batchesComputed']++;
       progress.batchesDone++;
       progress.chunksDone += batch.chunks.length;
@@ -219,8 +295,12 @@ export async function buildVectorIndex(deps: IndexBuildDeps, opts: BuildIndexOpt
     report();
     lock.assertHeld();
     let t = performance.now();
-    await writer.deleteStale(keys);
+    const chunksDeleted = await writer.deleteStale(keys);
     await cache.prune(new Set(keys));
+    // A sync records the plan only when it planned new labels, so an unchanged graph stays unwritten.
+    if (!recorded || JSON.stringify(recorded.plan.labels.map((l) => l.label)) !== JSON.stringify(plan.labels.map((l) => l.label))) {
+      await writeIndexMeta(driver, opts.graph, index, plan, settings);
+    }
     timings.cleanupMs = performance.now() - t;
 
     // The first `indexing` report comes from the poll, with the real percentage.
@@ -246,9 +326,17 @@ export async function buildVectorIndex(deps: IndexBuildDeps, opts: BuildIndexOpt
       batches_total: progress.batchesDone,
       batches_computed: progress.batchesComputed,
       batches_skipped: progress.batchesSkipped,
+      plan,
+      chunksDeleted,
+      nodes: progress.nodesTotal,
       timings,
     };
-    log.info('index build finished', { ...result, timings: undefined, ms: Math.round(timings.totalMs) });
+    log.info(opts.sync ? 'index synced' : 'index build finished', {
+      ...result,
+      plan: undefined,
+      timings: undefined,
+      ms: Math.round(timings.totalMs),
+    });
     return result;
   } finally {
     await lock.release();

@@ -11,17 +11,20 @@
  */
 import neo4j, { type Driver } from 'neo4j-driver';
 import { TEXT_NODES, isIndexLabel } from '../graph/dialect.js';
+import { planKeys, type TextPlan } from '../graph/text-plan.js';
 import { cutText } from '../lib/text.js';
 import type { ChunkRef } from './csv-cache.js';
+import { composeNodeText, type NodeFields, type TextFormat } from './node-text.js';
 
-/** A node that has a text property. */
+/** A node with text to index. */
 export interface TextNode {
   /** elementId. */
   nodeId: string;
+  /** The body to chunk (may be empty for a node that has only a name). */
   text: string;
-  /** `displayName`, else `name`, else `title` (may be empty). */
+  /** The name in its chunks' header (may be empty). */
   displayName?: string;
-  labels?: string[];
+  labels?: readonly string[];
 }
 
 /**
@@ -53,23 +56,36 @@ export interface ChunkBatch {
 /** Records the driver pulls per round trip; the stream pauses when its buffer is full. */
 const FETCH_SIZE = 500;
 
+/** The parameters of the queries that read nodes' text under `plan` (src/graph/dialect.ts `hasText`). */
+export function textParams(plan: TextPlan): Record<string, unknown> {
+  return { prop: plan.textProperty, textKeys: planKeys(plan), only: plan.only };
+}
+
+/** A database row's text fields, as {@link composeNodeText} reads them. */
+export function nodeFields(get: (key: string) => unknown): NodeFields {
+  return {
+    labels: get('labels') as string[],
+    text: get('text'),
+    displayName: get('displayName') as string,
+    props: get('props') as [string, unknown][],
+  };
+}
+
 /**
- * Streams every node whose `prop` property is a string, in node id order, from one query: the
- * database scans and sorts once, and the driver pulls records as they are consumed (it pauses
- * the stream when its buffer passes the fetch size), so memory stays bounded however large the
- * graph is.
+ * Streams every node with text under `plan`, in node id order, from one query: the database
+ * scans and sorts once, and the driver pulls records as they are consumed (it pauses the stream
+ * when its buffer passes the fetch size), so memory stays bounded however large the graph is.
+ * Nodes whose planned properties hold no text are skipped.
  */
-export async function* streamTextNodes(driver: Driver, database: string, prop: string): AsyncGenerator<TextNode> {
+export async function* streamTextNodes(driver: Driver, database: string, plan: TextPlan, format?: TextFormat): AsyncGenerator<TextNode> {
   const session = driver.session({ database, defaultAccessMode: neo4j.session.READ, fetchSize: FETCH_SIZE });
   try {
-    const result = session.run(TEXT_NODES, { prop });
+    const result = session.run(TEXT_NODES, textParams(plan));
     for await (const record of result) {
-      yield {
-        nodeId: record.get('nodeId') as string,
-        text: record.get('text') as string,
-        displayName: record.get('displayName') as string,
-        labels: record.get('labels') as string[],
-      };
+      const fields = nodeFields((k) => record.get(k));
+      const text = composeNodeText(plan, fields, format);
+      if (!text) continue;
+      yield { nodeId: record.get('nodeId') as string, text: text.body, displayName: text.name, labels: fields.labels };
     }
   } finally {
     await session.close();
@@ -110,10 +126,12 @@ export async function* chunkBatches(
   let index = 0;
   let nodesDone = 0;
   for await (const node of nodes) {
-    const pieces = chunk(node.text);
     const header = chunkHeader(node.displayName, node.labels);
+    // A node with a name and no other text (a person, a category) is one chunk: its header.
+    const pieces = node.text ? chunk(node.text) : header ? [''] : [];
     for (let i = 0; i < pieces.length; i++) {
-      current.push({ nodeId: node.nodeId, chunk: i, text: header ? `${header}\n${pieces[i]!}` : pieces[i]! });
+      const piece = pieces[i]!;
+      current.push({ nodeId: node.nodeId, chunk: i, text: header && piece ? `${header}\n${piece}` : header || piece });
       const closes = current.length >= max || (current.length >= min && fnv1a(`${node.nodeId}#${i}`) % modulus === 0);
       if (closes) {
         // A node whose last chunk closes the batch counts as done in it.

@@ -14,6 +14,7 @@ import neo4j, { type Driver, type Record as Neo4jRecord } from 'neo4j-driver';
 import { DomainError } from '../errors.js';
 import {
   AWAIT_INDEX,
+  DELETE_INDEX_META,
   FULLTEXT_INDEX_STATE,
   VECTOR_INDEX_STATE,
   batchIndexName,
@@ -50,26 +51,28 @@ export interface IndexWriter {
   hasBatch(key: string, size: number): Promise<boolean>;
   /** Replaces batch `key` by the given chunks and vectors, in one transaction. */
   writeBatch(key: string, chunks: readonly ChunkRef[], vectors: readonly Float32Array[]): Promise<void>;
-  /** Deletes chunk nodes of batches not in `keys` (nodes removed or changed since the last build). */
-  deleteStale(keys: readonly string[]): Promise<void>;
+  /** Deletes chunk nodes of batches not in `keys` (nodes removed or changed since the last build); returns how many. */
+  deleteStale(keys: readonly string[]): Promise<number>;
   /** Polls until the vector and full-text indexes are ONLINE, reporting population (the lower of the two). */
   awaitOnline(onPercent?: (percent: number) => void, timeoutMs?: number): Promise<void>;
 }
 
-/** Runs Cypher that needs an auto-commit transaction (`CALL { } IN TRANSACTIONS`): a plain session.run. */
-async function autoCommit(driver: Driver, database: string, cypher: string, params: Record<string, unknown> = {}) {
+/** Runs Cypher that needs an auto-commit transaction (`CALL { } IN TRANSACTIONS`): a plain session.run; returns the nodes it deleted. */
+async function autoCommit(driver: Driver, database: string, cypher: string, params: Record<string, unknown> = {}): Promise<number> {
   const session = driver.session({ database });
   try {
-    await session.run(cypher, params);
+    const summary = await session.run(cypher, params).summary();
+    return summary.counters.updates().nodesDeleted;
   } finally {
     await session.close();
   }
 }
 
-/** Removes index `indexName` entirely: its chunk nodes and its three schema indexes. */
+/** Removes index `indexName` entirely: its chunk nodes, its meta node and its three schema indexes. */
 export async function dropSearchIndex(driver: Driver, database: string, indexName: string): Promise<void> {
   const q = indexStatements(indexName);
   await autoCommit(driver, database, q.deleteAll);
+  await driver.executeQuery(DELETE_INDEX_META, { index: indexName }, { database });
   for (const ddl of [q.dropVectorIndex, q.dropFulltextIndex, q.dropBatchIndex]) await driver.executeQuery(ddl, {}, { database });
 }
 
@@ -136,8 +139,8 @@ export function createIndexWriter(opts: IndexWriterOptions): IndexWriter {
     async writeBatch(key, chunks, vectors) {
       await run(q.writeBatch, { key, rows: toRows(chunks, vectors) });
     },
-    async deleteStale(keys) {
-      await autoCommit(driver, database, q.deleteStale, { keys });
+    deleteStale(keys) {
+      return autoCommit(driver, database, q.deleteStale, { keys });
     },
     async awaitOnline(onPercent, timeoutMs = 30 * 60_000) {
       const deadline = Date.now() + timeoutMs;

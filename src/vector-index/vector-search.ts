@@ -37,6 +37,10 @@ import { unknownModel } from '../embeddings/embedders.js';
 import { toLuceneQuery } from './fulltext-query.js';
 import { createQueryVectors, type QueryVectors } from './query-vectors.js';
 import { resolveIndexName } from './index-build.js';
+import { metaWrites, readIndexMeta } from './index-meta.js';
+import { nodeFields, textParams } from './index-source.js';
+import { composeNodeText, resultText } from './node-text.js';
+import type { TextPlan } from '../graph/text-plan.js';
 import { findModel } from '../contract/models.js';
 import type { RetrievalMode, SourceNode } from '../contract/search.js';
 import type { SearchRequest, VectorSearcher } from './types.js';
@@ -106,6 +110,9 @@ export function noIndex(graph: string, model: string, index: string): DomainErro
 /** How long a graph's label and property names, and an index's chunk count, are reused by filtered searches, in ms. */
 export const FILTER_NAMES_TTL_MS = 30_000;
 
+/** How long an index's text plan is reused by searches, in ms (a build in another process is seen within this). */
+export const PLAN_TTL_MS = 5_000;
+
 /** Chunk hits asked of each list in one round: `k` of the vector index, `kf` of the full-text index. */
 interface Lists {
   k: number;
@@ -117,6 +124,8 @@ interface SearchPlan {
   read: AutoRead;
   graph: string;
   index: string;
+  /** The index's text plan: which properties make each node's `text`. */
+  text: TextPlan;
   mode: RetrievalMode;
   /** Null for a query without a known token. */
   vector: readonly number[] | null;
@@ -180,6 +189,7 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
   /** One round trip: the mode's query, each node's relationships included when `neighbors` > 0. */
   const run = async (
     read: AutoRead,
+    text: TextPlan,
     mode: RetrievalMode,
     params: Record<string, unknown>,
     topK: number,
@@ -190,7 +200,7 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
     const records = await read(searchQuery(mode, neighbors > 0, filter?.cypher), {
       ...params,
       ...filter?.params,
-      prop,
+      ...textParams(text),
       alpha,
       k: neo4j.int(lists.k),
       kf: neo4j.int(lists.kf),
@@ -198,9 +208,21 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
       scan: neo4j.int(NEIGHBOR_SCAN),
       nameChars: neo4j.int(NEIGHBOR_NAME_CHARS),
     });
+    // The text a result carries is the text that was indexed for it (src/vector-index/node-text.ts).
     return records.map((r): SourceNode => {
-      const { nodeId: _, rels, degree, ...node } = r.toObject() as SourceNode & { nodeId: string; rels?: RawNeighbor[]; degree?: unknown };
-      return rels ? { ...node, ...nodeContext(rels, degree, neighbors) } : node;
+      const composed = composeNodeText(
+        text,
+        nodeFields((k) => r.get(k)),
+      );
+      const node: SourceNode = {
+        dbId: r.get('dbId') as number,
+        displayName: r.get('displayName') as string,
+        text: composed ? resultText(composed) : '',
+        score: r.get('score') as number,
+        labels: r.get('labels') as string[],
+      };
+      const rels = r.has('rels') ? (r.get('rels') as RawNeighbor[]) : undefined;
+      return rels ? { ...node, ...nodeContext(rels, r.get('degree'), neighbors) } : node;
     });
   };
 
@@ -209,25 +231,37 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
    * without a word; hybrid falls back to the mode that has something to search with.
    */
   const searchIn = async (plan: SearchPlan, lists: Lists, filter: CompiledFilter | null): Promise<SourceNode[]> => {
-    const { read, index, vector, q, topK, neighbors } = plan;
+    const { read, index, vector, q, topK, neighbors, text } = plan;
     let { mode } = plan;
     const ftIndex = fulltextIndexName(index);
     if (mode === 'hybrid' && !vector) mode = 'fulltext';
     if (mode === 'hybrid' && !q) mode = 'vector';
     if ((mode === 'vector' && !vector) || (mode === 'fulltext' && !q)) return [];
     try {
-      return await run(read, mode, { index, ftIndex, vector, q }, topK, neighbors, lists, filter);
+      return await run(read, text, mode, { index, ftIndex, vector, q }, topK, neighbors, lists, filter);
     } catch (err) {
       // An index built before full-text search existed: search it by meaning until the next
       // build adds the full-text index, rather than failing every chat lookup.
       if (mode === 'hybrid' && missingIndexKind(err) === 'fulltext') {
-        return run(read, 'vector', { index, vector }, topK, neighbors, lists, filter);
+        return run(read, text, 'vector', { index, vector }, topK, neighbors, lists, filter);
       }
       throw err;
     }
   };
 
   const memory = createListMemory();
+
+  // Each index's text plan, as its last build recorded it; an index built before plans were
+  // recorded reads `TEXT_PROPERTY` alone, as it was built. A build in this process is seen at
+  // once (its record count is part of the key), one elsewhere within PLAN_TTL_MS.
+  const plans = createTtlCache(
+    async (key) => {
+      const [graph, index] = JSON.parse(key) as [string, string, number];
+      const meta = await readIndexMeta(deps.graph.driver, graph, index);
+      return meta?.plan ?? { textProperty: prop, only: null, labels: [] };
+    },
+    { ttlMs: PLAN_TTL_MS },
+  );
 
   /**
    * A filtered search: rounds of {@link searchIn} with longer lists while fewer than `topK`
@@ -284,10 +318,11 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
       // Hybrid with only one of its two lists is that list's mode, with that mode's over-fetch.
       if (effective === 'hybrid' && !vector) effective = 'fulltext';
       if (effective === 'hybrid' && !q) effective = 'vector';
+      const text = await plans.get(JSON.stringify([graph, index, metaWrites(graph, index)]));
       // Auto-commit reads (src/graph/auto-read.ts): one round trip per query.
       try {
         return await withAutoRead(deps.graph, graph, (read) => {
-          const plan: SearchPlan = { read, graph, index, mode: effective, vector, q, topK, neighbors };
+          const plan: SearchPlan = { read, graph, index, text, mode: effective, vector, q, topK, neighbors };
           return filter ? searchFiltered(plan, filter) : searchIn(plan, firstLists(effective, topK), null);
         });
       } catch (err) {

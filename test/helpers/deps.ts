@@ -23,6 +23,11 @@ export function testConfig(env: Record<string, string> = {}): Config {
     DATA_DIR: `test-output/data-${randomUUID().slice(0, 8)}`,
     // Small generated models (scripts/gen-test-models.mjs, run by the vitest global setup).
     MODELS_DIR: 'test-output/models',
+    // Suites share one database: a build indexes its own text property only, unless a suite
+    // turns discovery on for a graph of its own labels (`INDEX_LABELS`).
+    INDEX_DISCOVER: 'false',
+    // Syncs run only where a suite starts them.
+    INDEX_SYNC_INTERVAL_MS: '0',
     ...env,
   });
 }

@@ -1,0 +1,56 @@
+/**
+ * Wire shape of a text plan (src/graph/text-plan.ts): what is indexed per label, what is left
+ * out and why (built by `textPlanBody` there). `POST /dev/text_plan` answers with it before a build, the build's response and
+ * `GET /status` carry it after (extensions, DECISIONS.md #26), and the web chat's setup panel
+ * shows it.
+ */
+import { z } from '@hono/zod-openapi';
+
+/** Label → properties, as a build request and `INDEX_PROPERTIES` take it. */
+export const TextPropertiesSchema = z
+  .record(z.string().min(1), z.array(z.string().min(1)).min(1).max(50))
+  .refine((m) => Object.keys(m).length <= 100, 'at most 100 labels')
+  .openapi('TextProperties', {
+    description:
+      'Label → the properties that make its nodes’ text, overriding discovery for that label. A leading name-like property ' +
+      '(or a first and last name pair) names the node in its chunks’ header; the rest is its text, in the order given.',
+    example: { Movie: ['title', 'tagline'], Person: ['name'] },
+  });
+
+/** The optional fields a build request and a plan request share. */
+export const TextChoiceFields = {
+  labels: z
+    .array(z.string().min(1))
+    .min(1)
+    .max(100)
+    .optional()
+    .openapi({
+      description: 'Index only nodes with one of these labels (default `INDEX_LABELS`, else every label)',
+      example: ['Movie', 'Person'],
+    }),
+  properties: TextPropertiesSchema.optional(),
+};
+
+export const TextPlanSchema = z
+  .object({
+    text_property: z.string().describe('`TEXT_PROPERTY`: labels whose nodes have it index it, as the seed says'),
+    only_labels: z.array(z.string()).nullable().describe('Only these labels are indexed; null: every label'),
+    labels: z.array(
+      z.object({
+        label: z.string(),
+        nodes: z.number().int().describe('Nodes with the label when the plan was made'),
+        source: z
+          .enum(['text', 'discovered', 'explicit', 'none'])
+          .describe('text: its TEXT_PROPERTY; discovered: found by rule; explicit: as chosen; none: nothing indexed'),
+        name: z.array(z.string()).describe('Properties naming the node in its chunks’ header, joined by a space'),
+        text: z.array(z.string()).describe('Properties whose values make the node’s text, in order'),
+        skipped: z
+          .array(z.object({ property: z.string(), reason: z.string(), detail: z.string() }))
+          .describe('Properties left out, with the reason (identifier, code, date, number, boolean, url, blob, empty, repeats, …)'),
+      }),
+    ),
+  })
+  .openapi('TextPlan');
+
+/** The body of {@link TextPlanSchema}. */
+export type TextPlanBody = z.infer<typeof TextPlanSchema>;

@@ -1,0 +1,216 @@
+/**
+ * The text plan of a graph: for every label, where its nodes' text comes from. A label whose
+ * nodes have `TEXT_PROPERTY` keeps it (`text`, the seed's behaviour); a label named in an
+ * explicit choice uses the properties given (`explicit`); any other label is sampled and its
+ * name and descriptive properties found by rule (`discovered`, src/graph/text-rules.ts); a label
+ * with nothing that reads as text is left out (`none`), with every property's reason.
+ *
+ * Reading costs one count (from the count store) and one sample of {@link SAMPLE_NODES} nodes per
+ * label, each string cut to {@link SAMPLE_CHARS} characters, so a 10 kB picture blob costs no
+ * more than a short name.
+ */
+import neo4j, { type Driver } from 'neo4j-driver';
+import type { FieldError } from '../contract/problem.js';
+import type { TextPlanBody } from '../contract/text-plan.js';
+import { DomainError } from '../errors.js';
+import { closeNames } from '../lib/close-names.js';
+import { isIndexLabel, quoteName } from './dialect.js';
+import { chooseLabelText, splitExplicit, type PropertySample, type SkippedProperty } from './text-rules.js';
+
+/** Nodes sampled per label. */
+export const SAMPLE_NODES = 500;
+/** Characters of each sampled string kept (enough to tell a blob, a URL or a date from text). */
+const SAMPLE_CHARS = 300;
+
+/** Where a label's text comes from. */
+export type TextSource = 'text' | 'discovered' | 'explicit' | 'none';
+
+/** One label's part of the plan. */
+export interface LabelPlan {
+  label: string;
+  /** Nodes with the label when the plan was made. */
+  nodes: number;
+  source: TextSource;
+  /** Properties naming the node in its chunks' header, joined by a space (`text`: the display name rule). */
+  name: string[];
+  /** Properties whose values make the node's text, in order (`text`: just `TEXT_PROPERTY`). */
+  body: string[];
+  /** Properties left out, and why (discovered labels). */
+  skipped: SkippedProperty[];
+}
+
+/** The text of a graph, label by label. */
+export interface TextPlan {
+  textProperty: string;
+  /** Only these labels are indexed (null: all). */
+  only: string[] | null;
+  /** Largest labels first. */
+  labels: LabelPlan[];
+}
+
+/** What a build asks for beyond the defaults. */
+export interface TextChoice {
+  /** Index only nodes with one of these labels. */
+  labels?: readonly string[];
+  /** Label → the properties that make its text (a leading name-like property names the node). */
+  properties?: Readonly<Record<string, readonly string[]>>;
+}
+
+const LABELS = 'CALL db.labels() YIELD label RETURN collect(label) AS labels';
+
+const sampleQuery = (label: string) => `
+MATCH (n:${quoteName(label)}) WITH n LIMIT $sample
+WITH collect(n) AS nodes
+UNWIND nodes AS n
+UNWIND keys(n) AS k
+WITH size(nodes) AS sampled, k, n[k] AS v
+RETURN sampled, k AS key, count(*) AS present,
+  [s IN collect(CASE WHEN v IS :: STRING AND trim(v) <> '' THEN left(v, $chars) END) WHERE s IS NOT NULL] AS strings,
+  head(collect(CASE WHEN NOT v IS :: STRING THEN valueType(v) END)) AS otherType`;
+
+const countQuery = (label: string) => `MATCH (n:${quoteName(label)}) RETURN count(n) AS n`;
+
+/** A sample of one label: how many nodes were read and what their properties hold. */
+async function sampleLabel(driver: Driver, database: string, label: string) {
+  const session = driver.session({ database, defaultAccessMode: neo4j.session.READ });
+  try {
+    const count = await session.run(countQuery(label));
+    const nodes = Number(count.records[0]?.get('n') ?? 0);
+    const { records } = await session.run(sampleQuery(label), { sample: neo4j.int(SAMPLE_NODES), chars: neo4j.int(SAMPLE_CHARS) });
+    const sampled = Number(records[0]?.get('sampled') ?? 0);
+    const properties: PropertySample[] = records.map((r) => ({
+      key: r.get('key') as string,
+      present: Number(r.get('present')),
+      strings: r.get('strings') as string[],
+      otherType: (r.get('otherType') as string | null) ?? undefined,
+    }));
+    return { nodes, sampled, properties };
+  } finally {
+    await session.close();
+  }
+}
+
+/** The graph's labels, index data left out. */
+async function readLabels(driver: Driver, database: string): Promise<string[]> {
+  const { records } = await driver.executeQuery(LABELS, {}, { database, routing: 'READ' });
+  return ((records[0]?.get('labels') ?? []) as string[]).filter((l) => !isIndexLabel(l));
+}
+
+const invalid = (errors: FieldError[]) =>
+  new DomainError(
+    'invalid',
+    'text-choice',
+    `the text choice names what the graph cannot index: ${errors.map((e) => e.message).join('; ')}`,
+    {
+      errors,
+    },
+  );
+
+const unknown = (kind: string, name: string, known: Iterable<string>, path: string): FieldError => {
+  const close = closeNames(name, known);
+  const hint = close.length ? `close names: ${close.map((n) => JSON.stringify(n)).join(', ')}` : 'no close name';
+  return { path, message: `unknown ${kind} ${JSON.stringify(name)}; ${hint}` };
+};
+
+/** The plan entry of an explicitly chosen label, or the field errors that make the choice unusable. */
+function explicitPlan(label: string, props: readonly string[], sample: Awaited<ReturnType<typeof sampleLabel>>): LabelPlan | FieldError[] {
+  const byKey = new Map(sample.properties.map((p) => [p.key, p]));
+  const path = `properties.${label}`;
+  const errors = props.flatMap((p, i) => (byKey.has(p) ? [] : [unknown(`property of ${label}`, p, byKey.keys(), `${path}.${i}`)]));
+  if (errors.length) return errors;
+  if (!props.some((p) => byKey.get(p)!.strings.length)) {
+    const held = props.map((p) => `"${p}" holds ${byKey.get(p)!.otherType ?? 'only empty strings'}`).join(', ');
+    return [{ path, message: `the properties chosen for ${label} yield no text: ${held}` }];
+  }
+  return { label, nodes: sample.nodes, source: 'explicit', ...splitExplicit(label, props), skipped: [] };
+}
+
+/** Options of {@link readTextPlan}. */
+export interface ReadTextPlanOptions {
+  textProperty: string;
+  choice?: TextChoice;
+  /** Find the text of labels without `TEXT_PROPERTY` (default true); false plans only explicitly chosen labels. */
+  discover?: boolean;
+  /** Labels already planned (a sync keeps them as they are and samples only new labels). */
+  previous?: TextPlan;
+}
+
+/**
+ * Reads the plan of graph `database`.
+ * @throws DomainError 422 when the choice names a label or property the graph lacks (with close
+ * names), or properties that hold no text.
+ */
+export async function readTextPlan(driver: Driver, database: string, opts: ReadTextPlanOptions): Promise<TextPlan> {
+  const { textProperty, choice = {}, previous, discover = true } = opts;
+  const all = await readLabels(driver, database);
+  const errors: FieldError[] = [];
+  choice.labels?.forEach((l, i) => {
+    if (!all.includes(l)) errors.push(unknown('label', l, all, `labels.${i}`));
+  });
+  for (const l of Object.keys(choice.properties ?? {})) {
+    if (!all.includes(l)) errors.push(unknown('label', l, all, `properties.${l}`));
+  }
+  if (errors.length) throw invalid(errors);
+  const only = choice.labels?.length ? [...choice.labels] : null;
+  const wanted = only ? all.filter((l) => only.includes(l)) : all;
+  const kept = new Map((previous?.labels ?? []).map((p) => [p.label, p]));
+  const labels: LabelPlan[] = [];
+  for (const label of wanted) {
+    const old = kept.get(label);
+    if (old) {
+      const { records } = await driver.executeQuery(countQuery(label), {}, { database, routing: 'READ' });
+      labels.push({ ...old, nodes: Number(records[0]?.get('n') ?? 0) });
+      continue;
+    }
+    const chosen = choice.properties?.[label];
+    if (!chosen && !discover) continue;
+    const sample = await sampleLabel(driver, database, label);
+    if (!sample.nodes) continue;
+    if (chosen) {
+      const plan = explicitPlan(label, chosen, sample);
+      if (Array.isArray(plan)) errors.push(...plan);
+      else labels.push(plan);
+      continue;
+    }
+    const hasText = sample.properties.some((p) => p.key === textProperty && p.strings.length > 0);
+    if (hasText) {
+      labels.push({ label, nodes: sample.nodes, source: 'text', name: [], body: [textProperty], skipped: [] });
+      continue;
+    }
+    const text = chooseLabelText(label, sample.sampled, sample.properties, textProperty);
+    const source: TextSource = text.name.length || text.body.length ? 'discovered' : 'none';
+    labels.push({ label, nodes: sample.nodes, source, ...text });
+  }
+  if (errors.length) throw invalid(errors);
+  labels.sort((a, b) => b.nodes - a.nodes || a.label.localeCompare(b.label));
+  return { textProperty, only, labels };
+}
+
+/** Label → the properties a node's text is read from (`explicit` and `discovered` labels), for the Cypher that reads them. */
+export function planKeys(plan: TextPlan): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const l of plan.labels) if (l.source === 'explicit' || l.source === 'discovered') out[l.label] = [...l.name, ...l.body];
+  return out;
+}
+
+/** One line per label for people: `Movie (38 nodes): name title; text tagline; skipped released (holds INTEGER values)`. */
+export function describeLabel(l: LabelPlan): string {
+  const head = `${l.label} (${l.nodes} node${l.nodes === 1 ? '' : 's'})`;
+  if (l.source === 'text') return `${head}: its "${l.body[0]}" property, as set by TEXT_PROPERTY`;
+  const parts: string[] = [];
+  if (l.source === 'none') parts.push('nothing indexed');
+  if (l.name.length) parts.push(`name ${l.name.join(' + ')}`);
+  if (l.body.length) parts.push(`text ${l.body.join(', ')}`);
+  if (l.source === 'explicit') parts.push('as chosen');
+  if (l.skipped.length) parts.push(`skipped ${l.skipped.map((s) => `${s.property} (${s.detail})`).join(', ')}`);
+  return `${head}: ${parts.join('; ')}`;
+}
+
+/** A plan on the wire (src/contract/text-plan.ts). */
+export function textPlanBody(plan: TextPlan): TextPlanBody {
+  return {
+    text_property: plan.textProperty,
+    only_labels: plan.only,
+    labels: plan.labels.map((l) => ({ label: l.label, nodes: l.nodes, source: l.source, name: l.name, text: l.body, skipped: l.skipped })),
+  };
+}

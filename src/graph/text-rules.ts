@@ -1,0 +1,236 @@
+/**
+ * What a label's text is, decided from a sample of its nodes: which property names a node (the
+ * header of its chunks) and which hold descriptive text (the body), and why every other
+ * property is left out. Pure rules, no database: `text-plan.ts` feeds them samples.
+ *
+ * Names are found by rule, not by a list: `displayName`, `name`, a key that is the label's own
+ * name plus `Name`/`Title` (`productName` on Product, `categoryName` on Category), a first and
+ * last name pair, `title`, then any other `…Name`/`…Title` key. A name must be short and tell
+ * the label's nodes apart (an Order's `shipName` repeats its customer's name on every order:
+ * not a name). The body keeps strings that read as text; it leaves out identifiers, codes,
+ * dates, numbers and booleans stored as strings, URLs and blobs (hex or base64 pictures, long
+ * unbroken tokens), and values that repeat across the label (a category, such as a country on
+ * 830 orders), which would make every node of the label look alike to a search.
+ */
+
+/** Why a property is not part of a label's text. */
+export type SkipReason =
+  | 'identifier'
+  | 'code'
+  | 'date'
+  | 'number'
+  | 'boolean'
+  | 'url'
+  | 'blob'
+  | 'empty'
+  | 'repeats'
+  | 'not a string'
+  | 'internal'
+  | 'too many';
+
+/** What the sample says about one property of a label. */
+export interface PropertySample {
+  key: string;
+  /** Non-empty string values seen (each cut to a few hundred characters by the sampler). */
+  strings: string[];
+  /** Nodes in the sample that have the property at all (any type). */
+  present: number;
+  /** The type of a non-string value, when one was seen (`INTEGER`, `LIST<STRING>`, …). */
+  otherType?: string;
+}
+
+/** A property left out, with the reason in words. */
+export interface SkippedProperty {
+  property: string;
+  reason: SkipReason;
+  detail: string;
+}
+
+/** The rule's choice for one label. */
+export interface LabelText {
+  /** Properties whose values, joined by a space, name the node (empty: the label has no name). */
+  name: string[];
+  /** Properties that make the body, most descriptive first. */
+  body: string[];
+  skipped: SkippedProperty[];
+}
+
+/** Share of a property's values that must fit a kind for the property to be that kind. */
+const MOST = 0.8;
+/** A name must be present on at least this share of the sampled nodes. */
+const NAME_COVERAGE = 0.5;
+/** Distinct values per node a name needs (over at least {@link MIN_FOR_RATIOS} values). */
+const NAME_DISTINCT = 0.8;
+/** Distinct values per node below which a body property is a category. */
+const BODY_DISTINCT = 0.5;
+/** Ratios of distinct values mean little on fewer values than this. */
+const MIN_FOR_RATIOS = 10;
+/** Longest mean length of a name, in characters: longer is a description. */
+const NAME_MAX_CHARS = 120;
+/** Body properties kept per label; a label with more is most likely a record, not text. */
+export const MAX_BODY_PROPERTIES = 12;
+/** A run of non-space characters this long is not a word: a blob, a hash, an encoded file. */
+const LONG_TOKEN = 64;
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$/;
+const OTHER_DATE = /^\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}$/;
+const NUMBER = /^[-+]?[$€£]?\s?\d[\d,' ]*(\.\d+)?([eE][-+]?\d+)?\s?%?$/;
+const BOOLEAN = /^(true|false|yes|no)$/i;
+/** A URL, an e-mail address, or an Access-style hyperlink (`#CAJUN.HTM#`). */
+const URL_LIKE = /:\/\/|^www\.|^[^\s@]+@[^\s@]+\.[a-z]{2,}$|#\S*#$/i;
+/** Keys that name a link or a file: `homePage`, `website`, `photoPath`, `imageUrl`, `email`. */
+const URL_KEY = /(url|uri|href|link|homepage|website|email|path)$/i;
+const HEX = /^(0x)?[0-9a-f]{32,}$/i;
+const BASE64 = /^[A-Za-z0-9+/]{40,}={0,2}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A word: three letters in a row, in any script. */
+const WORD = /\p{L}{3,}/u;
+/** Keys that name an identifier or a code: `id`, `customerID`, `product_id`, `isbn`, `sku`, `zipCode`, `apiKey`. */
+const ID_KEY =
+  /(^|_)([iI][dD]s?|uuid|guid|key|code|isbn|sku|UUID|GUID|KEY|CODE|ISBN|SKU)$|^(id|uuid|guid)[A-Z_]|[a-z0-9](Id|ID|Ids|IDs|Uuid|UUID|Key|Code)$/;
+
+/** Lower case, letters and digits only (`Product_t1` → `productt1`). */
+const norm = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+
+/** A single value that is an identifier: a UUID, or one token mixing letters and digits (`A-1234`), or capitals only (`ALFKI`). */
+function idLike(v: string): boolean {
+  if (UUID.test(v)) return true;
+  if (/\s/.test(v) || v.length > 40) return false;
+  return (/\d/.test(v) && /[A-Za-z]/.test(v)) || /^[A-Z][A-Z0-9_-]{3,}$/.test(v);
+}
+
+/** The kind of one value, or null when it reads as text. Order matters: a blob is not checked as a word. */
+function valueKind(v: string): SkipReason | null {
+  const s = v.trim();
+  if (HEX.test(s) || BASE64.test(s) || s.split(/\s+/).some((t) => t.length > LONG_TOKEN)) return 'blob';
+  if (URL_LIKE.test(s)) return 'url';
+  if (ISO_DATE.test(s) || OTHER_DATE.test(s)) return 'date';
+  if (NUMBER.test(s)) return 'number';
+  if (BOOLEAN.test(s)) return 'boolean';
+  if (!WORD.test(s)) return 'code';
+  return null;
+}
+
+const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+const distinctRatio = (xs: string[]) => new Set(xs.map((x) => x.trim().toLowerCase())).size / Math.max(1, xs.length);
+
+/**
+ * Why `p` cannot be text, or null when it can. `sampled` is the number of nodes sampled.
+ * Repeats are checked by the caller (a name and a body differ there).
+ */
+export function skipReason(p: PropertySample, textProperty: string): SkippedProperty | null {
+  const skip = (reason: SkipReason, detail: string): SkippedProperty => ({ property: p.key, reason, detail });
+  if (p.key.startsWith('__')) return skip('internal', 'internal property (starts with "__")');
+  if (!p.strings.length) {
+    return p.otherType ? skip('not a string', `holds ${p.otherType.replace(/ NOT NULL$/, '')} values`) : skip('empty', 'always empty');
+  }
+  if (p.key === textProperty) return null;
+  if (ID_KEY.test(p.key)) return skip('identifier', 'named as an identifier or code');
+  if (URL_KEY.test(p.key)) return skip('url', 'named as a link, address or file path');
+  const kinds = new Map<SkipReason, number>();
+  let ids = 0;
+  for (const v of p.strings) {
+    const k = valueKind(v);
+    if (k) kinds.set(k, (kinds.get(k) ?? 0) + 1);
+    if (idLike(v)) ids++;
+  }
+  const n = p.strings.length;
+  for (const [kind, count] of [...kinds].sort((a, b) => b[1] - a[1])) {
+    if (count >= MOST * n) return skip(kind, DETAILS[kind]);
+  }
+  // Values of mixed non-text kinds (numbers and codes, dates and numbers) are still not text.
+  const nonText = [...kinds.values()].reduce((a, b) => a + b, 0);
+  if (nonText >= MOST * n) return skip('code', DETAILS.code);
+  if (ids >= MOST * n) return skip('identifier', 'values look like identifiers');
+  return null;
+}
+
+const DETAILS: Record<SkipReason, string> = {
+  identifier: 'values look like identifiers',
+  code: 'codes or figures, no words (phone numbers, postal codes)',
+  date: 'dates stored as strings',
+  number: 'numbers stored as strings',
+  boolean: 'booleans stored as strings',
+  url: 'URLs or e-mail addresses',
+  blob: 'encoded data (hex, base64 or long unbroken tokens)',
+  empty: 'always empty',
+  repeats: 'values repeat across the label',
+  'not a string': 'not a string',
+  internal: 'internal property',
+  'too many': `more than ${MAX_BODY_PROPERTIES} text properties`,
+};
+
+/** The name candidates of a label's text properties, best first, by the rule in the header. */
+function nameCandidates(label: string, keys: string[]): string[][] {
+  const lower = new Map(keys.map((k) => [k.toLowerCase(), k]));
+  const out: string[][] = [];
+  const add = (...ks: (string | undefined)[]) => {
+    if (ks.every((k): k is string => k !== undefined) && !out.some((c) => c.join() === ks.join())) out.push(ks);
+  };
+  add(lower.get('displayname'));
+  add(lower.get('name'));
+  const own = norm(label);
+  for (const k of keys) {
+    const m = /^(.+?)_?(name|title)$/i.exec(k);
+    if (m && own.startsWith(norm(m[1]!)) && norm(m[1]!).length >= 3) add(k);
+  }
+  const first = keys.find((k) => /^first_?name$/i.test(k) || /^given_?name$/i.test(k));
+  const last = keys.find((k) => /^last_?name$/i.test(k) || /^(sur|family_?)name$/i.test(k));
+  add(first, last);
+  add(lower.get('title'));
+  for (const k of keys) if (/(name|title)$/i.test(k)) add(k);
+  return out;
+}
+
+/**
+ * The text of a label from its sampled properties: a name (if one fits), the body, and the
+ * skipped properties with their reasons.
+ * @param sampled nodes in the sample (coverage is measured against it).
+ * @param properties every property seen on the sampled nodes.
+ */
+export function chooseLabelText(label: string, sampled: number, properties: PropertySample[], textProperty: string): LabelText {
+  const skipped: SkippedProperty[] = [];
+  const texty = new Map<string, PropertySample>();
+  for (const p of properties) {
+    const why = skipReason(p, textProperty);
+    if (why) skipped.push(why);
+    else texty.set(p.key, p);
+  }
+  const fits = (keys: string[]) => {
+    const ps = keys.map((k) => texty.get(k)!);
+    const values = ps[0]!.strings.map((_, i) => ps.map((p) => p.strings[i] ?? '').join(' '));
+    const coverage = Math.min(...ps.map((p) => p.strings.length)) / Math.max(1, sampled);
+    const distinct = values.length < MIN_FOR_RATIOS || distinctRatio(values) >= NAME_DISTINCT;
+    return coverage >= NAME_COVERAGE && distinct && mean(values.map((v) => v.length)) <= NAME_MAX_CHARS;
+  };
+  const name = nameCandidates(label, [...texty.keys()]).find(fits) ?? [];
+  const rest = [...texty.values()].filter((p) => !name.includes(p.key));
+  const body: PropertySample[] = [];
+  for (const p of rest) {
+    const ratio = distinctRatio(p.strings);
+    if (p.strings.length >= MIN_FOR_RATIOS && ratio < BODY_DISTINCT) {
+      const distinct = Math.round(ratio * p.strings.length);
+      skipped.push({ property: p.key, reason: 'repeats', detail: `a category: ${distinct} distinct values in ${p.strings.length} nodes` });
+    } else body.push(p);
+  }
+  // Most descriptive first, so a node's first chunk carries its best text; ties by name.
+  const meanLength = (p: PropertySample) => mean(p.strings.map((s) => s.length));
+  body.sort((a, b) => meanLength(b) - meanLength(a) || a.key.localeCompare(b.key));
+  for (const p of body.splice(MAX_BODY_PROPERTIES)) skipped.push({ property: p.key, reason: 'too many', detail: DETAILS['too many'] });
+  skipped.sort((a, b) => a.property.localeCompare(b.property));
+  return { name, body: body.map((p) => p.key), skipped };
+}
+
+/**
+ * For an explicit choice: the leading properties that name the node, by the same rule (a name-like
+ * key or a first and last name pair, listed first), and the rest as the body in the order given.
+ */
+export function splitExplicit(label: string, properties: readonly string[]): { name: string[]; body: string[] } {
+  const [first, second] = properties;
+  if (first === undefined) return { name: [], body: [] };
+  const candidates = nameCandidates(label, [...properties]);
+  const pair = second !== undefined ? candidates.find((c) => c.length === 2 && c[0] === first && c[1] === second) : undefined;
+  if (pair) return { name: pair, body: properties.slice(2) };
+  if (candidates.some((c) => c.length === 1 && c[0] === first)) return { name: [first], body: properties.slice(1) };
+  return { name: [], body: [...properties] };
+}

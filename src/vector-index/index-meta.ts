@@ -1,0 +1,84 @@
+/**
+ * What a build records beside its index (src/graph/dialect.ts `WRITE_INDEX_META`): the text plan
+ * it followed and the settings that shape its chunks. The sync follows the same plan and refuses
+ * to run when the settings changed since (a new chunking re-cuts every node: that is a build).
+ * `/status` shows the plan of the configured index from here.
+ */
+import neo4j, { type Driver } from 'neo4j-driver';
+import { LIST_INDEX_META, READ_INDEX_META, WRITE_INDEX_META } from '../graph/dialect.js';
+import type { TextChoice, TextPlan } from '../graph/text-plan.js';
+import type { TextFormat } from './node-text.js';
+
+/** The settings a build ran with. */
+export interface IndexSettings {
+  model: string;
+  chunkTokens: number;
+  chunkOverlap: number;
+  batchSize: number;
+  format: TextFormat;
+  discover: boolean;
+  choice: TextChoice;
+}
+
+/** An index's record. */
+export interface IndexMeta {
+  plan: TextPlan;
+  settings: IndexSettings;
+  /** ISO date-time of the last build. */
+  builtAt: string;
+}
+
+/** The record of `index`, or null for an index built before records were kept (or never built). */
+export async function readIndexMeta(driver: Driver, database: string, index: string): Promise<IndexMeta | null> {
+  // A plain session: searches read this through whatever driver they were given.
+  const session = driver.session({ database, defaultAccessMode: neo4j.session.READ });
+  const r = await session
+    .run(READ_INDEX_META, { index })
+    .then((res) => res.records[0])
+    .finally(() => session.close());
+  if (!r) return null;
+  return {
+    plan: JSON.parse(r.get('plan') as string) as TextPlan,
+    settings: JSON.parse(r.get('settings') as string) as IndexSettings,
+    builtAt: r.get('builtAt') as string,
+  };
+}
+
+/** Records written by this process, per `database/index`: a searcher here sees a new plan at once, others within their cache's lifetime. */
+const written = new Map<string, number>();
+
+/** How many times this process recorded `index` of `database` (part of the searcher's cache key). */
+export function metaWrites(database: string, index: string): number {
+  return written.get(`${database}/${index}`) ?? 0;
+}
+
+/** Records the plan and settings of `index` (after a build, or a sync that planned new labels). */
+export async function writeIndexMeta(
+  driver: Driver,
+  database: string,
+  index: string,
+  plan: TextPlan,
+  settings: IndexSettings,
+): Promise<void> {
+  await driver.executeQuery(WRITE_INDEX_META, { index, plan: JSON.stringify(plan), settings: JSON.stringify(settings) }, { database });
+  written.set(`${database}/${index}`, metaWrites(database, index) + 1);
+}
+
+/** The indexes of a graph that have a record, with their settings. */
+export async function listIndexMeta(driver: Driver, database: string): Promise<{ index: string; settings: IndexSettings }[]> {
+  const { records } = await driver.executeQuery(LIST_INDEX_META, {}, { database, routing: 'READ' });
+  return records.map((r) => ({ index: r.get('index') as string, settings: JSON.parse(r.get('settings') as string) as IndexSettings }));
+}
+
+/** Why chunks cut now would differ from the recorded build's, or null when they would not. */
+export function chunkingChange(
+  recorded: IndexSettings,
+  now: Pick<IndexSettings, 'model' | 'chunkTokens' | 'chunkOverlap' | 'batchSize'>,
+): string | null {
+  const changes: string[] = [];
+  if (recorded.model !== now.model) changes.push(`model ${recorded.model} → ${now.model}`);
+  if (recorded.chunkTokens !== now.chunkTokens) changes.push(`CHUNK_TOKENS ${recorded.chunkTokens} → ${now.chunkTokens}`);
+  if (recorded.chunkOverlap !== now.chunkOverlap) changes.push(`CHUNK_OVERLAP_TOKENS ${recorded.chunkOverlap} → ${now.chunkOverlap}`);
+  if (recorded.batchSize !== now.batchSize) changes.push(`INDEX_BATCH_SIZE ${recorded.batchSize} → ${now.batchSize}`);
+  return changes.length ? changes.join(', ') : null;
+}

@@ -1,0 +1,146 @@
+/**
+ * Graphs without a `text` property (a movies-plus-Northwind graph of the public examples'
+ * shape, test/helpers/movies-northwind.ts): the plan discovery makes, the build following it
+ * (no blob embedded, a name-only node indexed by its name), search returning the composed text,
+ * an explicit choice, and every refusal of a bad choice. Real Neo4j and Redis, the generated
+ * tiny potion model; names are found by the full-text half of hybrid search.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chunkLabel, quoteName } from '../../src/graph/dialect.js';
+import { dropSearchIndex } from '../../src/vector-index/index-writer.js';
+import { createTestApp } from '../helpers/deps.js';
+import { loadMoviesNorthwind, moviesNorthwindLabels, moviesNorthwindQueries, removeMoviesNorthwind } from '../helpers/movies-northwind.js';
+
+const MODEL = 'minishlab/potion-base-32M';
+const tag = Math.random().toString(36).slice(2, 8);
+const suffix = `_d${tag}`;
+const labels = moviesNorthwindLabels({ suffix });
+const L = (name: string) => `${name}${suffix}`;
+const index = `test_disc_${tag}`;
+const { app, deps } = createTestApp({
+  INDEX_DISCOVER: 'true',
+  INDEX_LABELS: labels.join(','),
+  VECTOR_INDEX_NAME: index,
+  EMBEDDING_MODEL: MODEL,
+});
+const driver = deps.graph.driver;
+let keys = new Map<string, string>();
+
+const post = (path: string, body: unknown) =>
+  app.request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const search = async (body: Record<string, unknown>) => {
+  const res = await post('/vector/search', { graph_name: 'neo4j', model: MODEL, ...body });
+  expect(res.status).toBe(200);
+  return (await res.json()) as { dbId: number; displayName: string; text: string; labels: string[] }[];
+};
+const q = async (cypher: string, params: Record<string, unknown> = {}) =>
+  (await driver.executeQuery(cypher, params, { database: 'neo4j' })).records.map((r) => r.toObject());
+
+type PlanBody = {
+  labels: { label: string; source: string; name: string[]; text: string[]; skipped: { property: string; reason: string }[] }[];
+};
+let built: { total_chunks: number; plan: PlanBody };
+
+beforeAll(async () => {
+  await removeMoviesNorthwind(driver, 'neo4j', { suffix });
+  keys = await loadMoviesNorthwind(driver, 'neo4j', { suffix });
+  const res = await post('/dev/build_vector_index', { graph_name: 'neo4j', model: MODEL });
+  expect(res.status).toBe(200);
+  built = await res.json();
+}, 180_000);
+afterAll(async () => {
+  await removeMoviesNorthwind(driver, 'neo4j', { suffix });
+  await dropSearchIndex(driver, 'neo4j', index);
+  await deps.close();
+});
+
+const entry = (plan: PlanBody, label: string) => plan.labels.find((l) => l.label === L(label))!;
+
+describe('text discovery', () => {
+  it('plans each label by rule: names, descriptive text, and every left-out property with its reason', () => {
+    const { plan } = built;
+    expect(entry(plan, 'Movie')).toMatchObject({ source: 'discovered', name: ['title'], text: ['tagline'] });
+    expect(entry(plan, 'Person')).toMatchObject({ source: 'discovered', name: ['name'], text: [] });
+    expect(entry(plan, 'Product')).toMatchObject({ name: ['productName'] });
+    expect(entry(plan, 'Category')).toMatchObject({ name: ['categoryName'], text: ['description'] });
+    expect(entry(plan, 'Employee').name).toEqual(['firstName', 'lastName']);
+    expect(entry(plan, 'Employee').text[0]).toBe('notes');
+    expect(entry(plan, 'Supplier').name).toEqual(['companyName']);
+    const reasons = (label: string) => Object.fromEntries(entry(plan, label).skipped.map((s) => [s.property, s.reason]));
+    expect(reasons('Category')).toMatchObject({ picture: 'blob', categoryID: 'identifier' });
+    expect(reasons('Employee')).toMatchObject({ photo: 'blob', photoPath: 'url', birthDate: 'date', employeeID: 'identifier' });
+    expect(reasons('Product')).toMatchObject({ unitPrice: 'number', discontinued: 'number' });
+    expect(reasons('Movie')).toMatchObject({ released: 'not a string' });
+    // An order's ship-to fields repeat its customer's: a category, not a description; orders have no name.
+    expect(entry(plan, 'Order')).toMatchObject({ source: 'none', name: [], text: [] });
+    expect(reasons('Order')).toMatchObject({ shipName: 'repeats', orderDate: 'date', customerID: 'identifier' });
+  });
+
+  it('indexes every node with text, one header-only chunk for a name-only node, never a blob', async () => {
+    const [row] = await q(
+      `MATCH (c:${quoteName(chunkLabel(index))}) RETURN count(DISTINCT c.nodeId) AS nodes,
+         sum(CASE WHEN c.chunkText CONTAINS '0x424D' THEN 1 ELSE 0 END) AS blobs`,
+    );
+    // Every node but the 830 orders.
+    expect(row).toEqual({ nodes: 1218 - 830, blobs: 0 });
+    const person = keys.get('Person:1')!;
+    const [chunk] = await q(`MATCH (c:${quoteName(chunkLabel(index))} {nodeId: $id}) RETURN c.chunkText AS t`, { id: person });
+    expect(chunk?.t).toMatch(new RegExp(`^[^\\n]+ \\(${L('Person')}\\)$`));
+  });
+
+  it('finds ≥ 95 % of named nodes by their name in the top 3 of hybrid search', async () => {
+    const { names } = moviesNorthwindQueries({ suffix });
+    const elementToKey = new Map([...keys].map(([k, id]) => [id, k]));
+    const [ids] = await q('UNWIND $ids AS id MATCH (n) WHERE elementId(n) = id RETURN collect([id(n), elementId(n)]) AS pairs', {
+      ids: [...keys.values()],
+    });
+    const byDbId = new Map((ids!.pairs as [number, string][]).map(([n, e]) => [Number(n), elementToKey.get(e)]));
+    let found = 0;
+    for (const { key, query } of names) {
+      const hits = await search({ query, mode: 'hybrid', top_k: 3 });
+      if (hits.some((h) => byDbId.get(h.dbId) === key)) found++;
+    }
+    expect(found / names.length).toBeGreaterThanOrEqual(0.95);
+  }, 120_000);
+
+  it('returns the composed text: the descriptive properties, or the name of a name-only node', async () => {
+    const movies = await search({ query: 'movie', labels: [L('Movie')], mode: 'fulltext', top_k: 3 });
+    const [taglines] = await q(`MATCH (m:${quoteName(L('Movie'))}) RETURN collect(m.tagline) AS t`);
+    for (const m of movies) expect(taglines!.t).toContain(m.text);
+    const [person] = await q(`MATCH (p:${quoteName(L('Person'))}) RETURN p.name AS name LIMIT 1`);
+    const hits = await search({ query: person!.name, labels: [L('Person')], mode: 'fulltext', top_k: 1 });
+    expect(hits[0]).toMatchObject({ displayName: person!.name, text: person!.name });
+  });
+
+  it('POST /dev/text_plan shows the plan without building, and honours an explicit choice', async () => {
+    const res = await post('/dev/text_plan', {
+      graph_name: 'neo4j',
+      labels: [L('Movie'), L('Category')],
+      properties: { [L('Movie')]: ['title', 'released', 'tagline'] },
+    });
+    expect(res.status).toBe(200);
+    const plan = (await res.json()) as PlanBody;
+    expect(plan.labels.map((l) => l.label).sort()).toEqual([L('Category'), L('Movie')].sort());
+    expect(entry(plan, 'Movie')).toMatchObject({ source: 'explicit', name: ['title'], text: ['released', 'tagline'] });
+    expect(entry(plan, 'Category')).toMatchObject({ source: 'discovered' });
+  });
+
+  it('422 naming an unknown label or property with close names, and a choice that yields no text', async () => {
+    const bad = async (body: Record<string, unknown>) => {
+      const res = await post('/dev/text_plan', { graph_name: 'neo4j', ...body });
+      expect(res.status).toBe(422);
+      return (await res.json()) as { detail: string; errors: { path: string; message: string }[] };
+    };
+    const unknownLabel = await bad({ labels: [L('Movie').replace('Movie', 'Movies')] });
+    expect(unknownLabel.errors[0]).toMatchObject({ path: 'body.labels.0' });
+    expect(unknownLabel.errors[0]!.message).toContain(`close names: "${L('Movie')}"`);
+    const unknownProp = await bad({ properties: { [L('Movie')]: ['titel'] } });
+    expect(unknownProp.errors[0]).toMatchObject({ path: `body.properties.${L('Movie')}.0` });
+    expect(unknownProp.errors[0]!.message).toContain('"title"');
+    const noText = await bad({ properties: { [L('Movie')]: ['released'] } });
+    expect(noText.errors[0]!.message).toMatch(/yield no text.*"released" holds INTEGER/);
+    // The build refuses the same way, before taking its lock.
+    const res = await post('/dev/build_vector_index', { graph_name: 'neo4j', model: MODEL, properties: { [L('Movie')]: ['titel'] } });
+    expect(res.status).toBe(422);
+  });
+});
