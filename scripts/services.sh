@@ -19,6 +19,10 @@ case "${1:-}" in
     # Try both even if one fails; report failure at the end.
     rc=0
     "$HERE/neo4j.sh" stop || rc=1
+    # Other Neo4j versions started here (NEO4J_VERSION=current by scripts/test.sh), by their pid files.
+    for d in "$HERE"/../.local/neo4j-*/; do
+      [[ -f "$d/neo4j.pid" ]] && { NEO4J_VERSION="$(basename "$d" | sed 's/^neo4j-//')" "$HERE/neo4j.sh" stop || rc=1; }
+    done
     "$HERE/redis-cluster.sh" stop || rc=1
     "$HERE/redis.sh" stop || rc=1
     exit "$rc"

@@ -1,6 +1,7 @@
-// Embedded Neo4j 5.26 Community with a Bolt listener, for local dev/tests without Docker.
+// Embedded Neo4j Community with a Bolt listener, for local dev/tests without Docker: one source
+// for 5.26 LTS (Java 17/21) and the calendar releases (2025.x, 2026.x; Java 21+).
 // Run by scripts/neo4j.sh as:  java -cp '.local/neo4j/lib/*' scripts/neo4j/Launcher.java
-// (Java 17 single-file source launch: compiled in memory, no build step.)
+// (single-file source launch: compiled in memory, no build step.)
 //
 // Env:
 //   NEO4J_HOME_DIR   home dir (required); data -> $NEO4J_HOME_DIR/data, debug.log -> $NEO4J_HOME_DIR/logs
@@ -9,6 +10,7 @@
 // The user log (startup, warnings) goes to stdout, which neo4j.sh redirects to .local/neo4j/neo4j.log.
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 
 import org.neo4j.configuration.GraphDatabaseInternalSettings;
@@ -17,6 +19,7 @@ import org.neo4j.configuration.connectors.BoltConnector;
 import org.neo4j.configuration.helpers.SocketAddress;
 import org.neo4j.dbms.api.DatabaseManagementService;
 import org.neo4j.dbms.api.DatabaseManagementServiceBuilder;
+import org.neo4j.graphdb.config.Setting;
 import org.neo4j.io.ByteUnit;
 import org.neo4j.logging.Level;
 import org.neo4j.logging.log4j.Log4jLogProvider;
@@ -32,7 +35,7 @@ public class Launcher {
         int port = Integer.parseInt(env("NEO4J_BOLT_PORT", "1234"));
         long pageCache = ByteUnit.parse(env("NEO4J_PAGECACHE", "512m"));
 
-        DatabaseManagementService dbms = new DatabaseManagementServiceBuilder(home)
+        DatabaseManagementServiceBuilder builder = new DatabaseManagementServiceBuilder(home)
                 // Bolt is off by default in embedded mode; bind to loopback only.
                 .setConfig(BoltConnector.enabled, true)
                 .setConfig(BoltConnector.listen_address, new SocketAddress("127.0.0.1", port))
@@ -46,12 +49,12 @@ public class Launcher {
                 .setConfig(GraphDatabaseSettings.memory_transaction_global_max_size, ByteUnit.parse(env("NEO4J_TX_MEMORY_TOTAL", "1g")))
                 // No usage-data phone-home (machines here are often offline anyway).
                 .setConfig(GraphDatabaseSettings.udc_enabled, false)
-                // Internal setting (default 5 s, applied twice): Netty's quiet period made every
-                // shutdown take ~10 s after the databases were already closed.
-                .setConfig(GraphDatabaseInternalSettings.netty_server_shutdown_quiet_period, 0)
                 // Route the user log (what neo4j.log would contain in a server install) to stdout.
-                .setUserLogProvider(new Log4jLogProvider(System.out, Level.INFO))
-                .build();
+                .setUserLogProvider(new Log4jLogProvider(System.out, Level.INFO));
+        // Internal setting (default 5 s, applied twice): Netty's quiet period made every
+        // shutdown take ~10 s after the databases were already closed.
+        setZero(builder, GraphDatabaseInternalSettings.netty_server_shutdown_quiet_period);
+        DatabaseManagementService dbms = builder.build();
 
         // SIGTERM/SIGINT -> clean shutdown (flush + checkpoint), then let main exit.
         CountDownLatch stopped = new CountDownLatch(1);
@@ -71,6 +74,16 @@ public class Launcher {
         System.out.println("neo4j ready on bolt://127.0.0.1:" + port);
         System.out.flush();
         stopped.await();
+    }
+
+    /**
+     * Sets a setting to zero in its own type: the same setting is an int (seconds) in 5.26 and a
+     * java.time.Duration in the calendar releases, so one source compiles against both.
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static void setZero(DatabaseManagementServiceBuilder builder, Setting setting) {
+        Object zero = setting.defaultValue() instanceof Duration ? Duration.ZERO : (Object) 0;
+        builder.setConfig(setting, zero);
     }
 
     private static String env(String name, String def) {

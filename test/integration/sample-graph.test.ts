@@ -36,7 +36,7 @@ async function constraintNames(): Promise<Set<string>> {
 }
 
 beforeAll(async () => {
-  driver = neo4j.driver('bolt://127.0.0.1:1234', undefined, { disableLosslessIntegers: true });
+  driver = neo4j.driver(`bolt://127.0.0.1:${process.env.TEST_GRAPHDB_PORT ?? '1234'}`, undefined, { disableLosslessIntegers: true });
   hadSample = (await query(`${MATCH_SAMPLE} RETURN count(n) AS c`)) > 0;
   constraintsBefore = await constraintNames();
 });
