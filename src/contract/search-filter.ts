@@ -7,45 +7,39 @@
  * bounds the size.
  */
 import { z } from '@hono/zod-openapi';
+import {
+  describeFilterProblem,
+  isCalendarDay,
+  MAX_FILTER_CONDITIONS,
+  MAX_IN_VALUES,
+  MAX_PROPERTY_CHARS,
+  MAX_STRING_VALUE_CHARS,
+  temporalProblem,
+} from './filter-explain.js';
 
-/** Conditions one `where` may hold in all, across its groups. */
-export const MAX_FILTER_CONDITIONS = 20;
+export { MAX_FILTER_CONDITIONS, MAX_IN_VALUES };
 
 /** Labels one search may name. */
 export const MAX_FILTER_LABELS = 20;
 
-/** Values one `in` condition may list. */
-export const MAX_IN_VALUES = 100;
-
-/** `YYYY-MM-DD`. */
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-/** `YYYY-MM-DDThh:mm[:ss[.fraction]][Z|±hh:mm]`, hours 00-23 and minutes 00-59 (Neo4j's `datetime()` would throw on others). */
-const ISO_DATETIME = /^(\d{4}-\d{2}-\d{2})T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):?[0-5]\d)?$/;
-
-/** True for a real calendar day `YYYY-MM-DD` (not 2001-02-29). */
-function isCalendarDay(s: string): boolean {
-  const m = ISO_DATE.exec(s);
-  if (!m) return false;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const t = new Date(Date.UTC(y, mo - 1, d));
-  return t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d;
-}
-
 /** How a string value compares: as a day, as an instant, or as plain text. */
 export function temporalKind(value: unknown): 'date' | 'datetime' | null {
-  if (typeof value !== 'string') return null;
-  if (isCalendarDay(value)) return 'date';
-  const m = ISO_DATETIME.exec(value);
-  return m && isCalendarDay(m[1]!) ? 'datetime' : null;
+  if (typeof value !== 'string' || temporalProblem(value) !== null) return null;
+  return isCalendarDay(value) ? 'date' : 'datetime';
 }
 
-const PropertySchema = z.string().min(1).max(200).describe('Node property name, exactly as stored (case matters), e.g. "year"');
-
-const ScalarSchema = z.union([z.string().max(1000), z.number(), z.boolean()]);
-
-const TemporalSchema = z
+const PropertySchema = z
   .string()
-  .refine((s) => temporalKind(s) !== null, 'must be a number, an ISO date (2000-01-31) or an ISO date-time (2000-01-31T12:00:00Z)');
+  .min(1)
+  .max(MAX_PROPERTY_CHARS)
+  .describe('Node property name, exactly as stored (case matters), e.g. "year"');
+
+const ScalarSchema = z.union([z.string().max(MAX_STRING_VALUE_CHARS), z.number(), z.boolean()]);
+
+const TemporalSchema = z.string().superRefine((s, ctx) => {
+  const problem = temporalProblem(s);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
 
 const EqualityConditionSchema = z.object({
   property: PropertySchema,
@@ -81,20 +75,21 @@ export const FilterConditionSchema = z
 /** One test of a node property. */
 export type FilterCondition = z.infer<typeof FilterConditionSchema>;
 
-const GROUP_ERROR = 'expected a condition {"property", "op", "value"} or a group {"and": [...]} / {"or": [...]}';
+/** A union that fails says only that no shape fits: name the rule the input breaks instead. */
+const GROUP_ERROR = { error: (issue: { input?: unknown }) => describeFilterProblem(issue.input) };
 const items = <T extends z.ZodType>(item: T) => z.array(item).min(1).max(MAX_FILTER_CONDITIONS);
 
 /** A group of conditions only (the second level). */
 const InnerGroupSchema = z.union(
   [z.strictObject({ and: items(FilterConditionSchema) }), z.strictObject({ or: items(FilterConditionSchema) })],
-  { error: GROUP_ERROR },
+  GROUP_ERROR,
 );
 
-const ItemSchema = z.union([FilterConditionSchema, InnerGroupSchema], { error: GROUP_ERROR });
+const ItemSchema = z.union([FilterConditionSchema, InnerGroupSchema], GROUP_ERROR);
 
 /** A group of conditions and groups of conditions (the first level). */
 export const FilterGroupSchema = z
-  .union([z.strictObject({ and: items(ItemSchema) }), z.strictObject({ or: items(ItemSchema) })], { error: GROUP_ERROR })
+  .union([z.strictObject({ and: items(ItemSchema) }), z.strictObject({ or: items(ItemSchema) })], GROUP_ERROR)
   .openapi('FilterGroup', {
     description: '`{"and": [...]}`: every item holds; `{"or": [...]}`: at least one does. Items: conditions, or groups of conditions.',
   });
@@ -114,10 +109,10 @@ export function filterConditions(filter: SearchFilter, path = 'where'): { condit
 
 /** `where`: a condition or a group, at most {@link MAX_FILTER_CONDITIONS} conditions in all. */
 export const SearchFilterSchema = z
-  .union([FilterConditionSchema, FilterGroupSchema], { error: GROUP_ERROR })
+  .union([FilterConditionSchema, FilterGroupSchema], GROUP_ERROR)
   .superRefine((f, ctx) => {
     if (filterConditions(f).length > MAX_FILTER_CONDITIONS)
-      ctx.addIssue({ code: 'custom', message: `at most ${MAX_FILTER_CONDITIONS} conditions in all` });
+      ctx.addIssue({ code: 'custom', message: `at most ${MAX_FILTER_CONDITIONS} conditions in all (got ${filterConditions(f).length})` });
   })
   .openapi('SearchFilter', {
     description:

@@ -84,6 +84,9 @@ describe('where: each operator', () => {
     ['<= date on a DATETIME property (by day)', { property: 'launchedAt', op: '<=', value: '2000-01-05' }, where((i) => i <= 4)],
     ['< date-time on a DATETIME property', { property: 'launchedAt', op: '<', value: '2000-01-03T00:00:00Z' }, [0, 1]],
     ['> date on an ISO string property', { property: 'launchedText', op: '>', value: '2002-01-01' }, where((i) => i > 24)],
+    ['< date-time with the largest offset, +18:00', { property: 'launchedAt', op: '<', value: '2000-01-03T18:00+18:00' }, [0, 1]],
+    ['> a date in year 0099', { property: 'launched', op: '>', value: '0099-01-01' }, all],
+    ['< a date-time in year 0000', { property: 'launchedAt', op: '<', value: '0000-01-01T00:00:00-18:00' }, []],
     [
       'or of a condition and an and-group',
       {
@@ -237,6 +240,32 @@ describe('injection attempts', () => {
     expect((await res.json()).errors.map((e: { path: string }) => e.path).join(' ')).toContain(path);
   });
 
+  it('422 naming the field and the limit for offsets past ±18:00, too many conditions or values, unknown operators and null', async () => {
+    const cond = { property: 'year', op: '=', value: 1 };
+    // Where the shape is known the error's path names the field; inside a union it names the
+    // filter, and the message starts with the path under it.
+    const cases: [unknown, RegExp][] = [
+      [{ property: 'launchedAt', op: '<', value: '2000-01-01T00:00+18:30' }, /^body\.where\.value: zone offset \+18:30 is beyond ±18:00/],
+      [{ property: 'launched', op: '>=', value: '2000-01-01T00:00-1900' }, /^body\.where\.value: zone offset -1900 is beyond ±18:00/],
+      [{ and: Array(21).fill(cond) }, /^body\.where: and: at most 20 conditions in all \(got 21/],
+      [
+        { property: 'year', op: 'in', value: Array.from({ length: 101 }, (_, i) => i) },
+        /^body\.where: value: op "in" takes 1\.\.100 values \(got 101\)/,
+      ],
+      [
+        { or: [{ property: 'kind', op: '=~', value: 'p.*' }] },
+        /^body\.where: or\.0\.op: must be one of "=", "<>", .*"exists" \(got "=~"\)/,
+      ],
+      [{ property: 'kind', op: '=', value: null }, /^body\.where: value: must be a string, number or boolean, not null/],
+    ];
+    for (const [filter, message] of cases) {
+      const res = await search({ where: filter });
+      const body = await res.json();
+      expect(res.status, JSON.stringify(body)).toBe(422);
+      expect(`${body.errors[0].path}: ${body.errors[0].message}`).toMatch(message);
+    }
+  });
+
   it('422 for empty or non-string labels', async () => {
     for (const labels of [[], [''], [3], 'Pick']) {
       const res = await search({ labels });
@@ -290,6 +319,11 @@ describe('the agent and MCP take the same fields', () => {
       const bad = await client.callTool({ name: 'vector_search', arguments: { sentence: 'x', where: { property: 'Year', op: 'exists' } } });
       expect(bad.isError).toBe(true);
       expect(textOf(bad)).toMatch(/^Error: .*unknown property "Year".*close names: "year"/);
+      // Was "an unexpected error occurred": Neo4j's datetime() refuses offsets past ±18:00.
+      const offset = { property: 'launchedAt', op: '<', value: '2000-01-01T00:00+18:30' };
+      const far = await client.callTool({ name: 'vector_search', arguments: { sentence: 'x', where: offset } });
+      expect(far.isError).toBe(true);
+      expect(textOf(far)).toMatch(/^Error: invalid filter: where\.value: zone offset \+18:30 is beyond ±18:00/);
     } finally {
       await client.close();
       await server.close();

@@ -60,6 +60,38 @@ describe('SearchFilterSchema', () => {
       null,
     ]);
   });
+
+  it('takes years 0000-0099 and zone offsets up to ±18:00, as Neo4j does, and no further', () => {
+    const kinds = ['0099-01-01', '0000-02-29', '0001-02-29', '0050-06-30T12:00Z', '2000-01-01T00:00+18:00', '2000-01-01T00:00-1800'];
+    expect(kinds.map(temporalKind)).toEqual(['date', 'date', null, 'datetime', 'datetime', 'datetime']);
+    expect(['2000-01-01T00:00+18:30', '2000-01-01T00:00-19:00', '2000-01-01T00:00+2359'].map(temporalKind)).toEqual([null, null, null]);
+  });
+
+  /** The one message a refused filter gets. */
+  const why = (v: unknown) => SearchFilterSchema.safeParse(v).error?.issues.map((i) => [i.path.join('.'), i.message]);
+  const cond = { property: 'year', op: '=', value: 1 };
+
+  it('names the limit, the operator list or the rule a refused filter breaks', () => {
+    expect(why({ and: Array(21).fill(cond) })).toEqual([['', 'and: at most 20 conditions in all (got 21 items)']]);
+    expect(why({ and: [{ or: Array(11).fill(cond) }, { or: Array(10).fill(cond) }] })).toEqual([
+      ['', 'at most 20 conditions in all (got 21)'],
+    ]);
+    expect(why({ property: 'year', op: 'in', value: Array.from({ length: 101 }, (_, i) => i) })).toEqual([
+      ['', 'value: op "in" takes 1..100 values (got 101)'],
+    ]);
+    expect(why({ or: [cond, { property: 'name', op: '=~', value: 'A.*' }] })).toEqual([
+      ['', 'or.1.op: must be one of "=", "<>", "<", "<=", ">", ">=", "in", "exists" (got "=~")'],
+    ]);
+    expect(why({ property: 'year', op: '=', value: null })?.[0]?.[1]).toMatch(/^value: must be a string, number or boolean, not null/);
+    expect(why({ property: 'd', op: '<', value: '2000-01-01T00:00+18:30' })).toEqual([
+      ['value', 'zone offset +18:30 is beyond ±18:00, the largest a date-time may have'],
+    ]);
+    expect(why({ and: [{ or: [{ and: [cond] }] }] })).toEqual([
+      ['', 'and.0.or.0: groups nest two levels at most: a group, then groups of conditions'],
+    ]);
+    expect(why({ and: [cond], or: [cond] })).toEqual([['', 'a group has one key, "and" or "or", and nothing else']]);
+    expect(why(42)?.[0]?.[1]).toMatch(/^expected a condition .* \(got number\)$/);
+  });
 });
 
 describe('close names', () => {
