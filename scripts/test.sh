@@ -4,8 +4,10 @@
 # import layers with dependency-cruiser), then runs unit and integration tests (on the single
 # Redis; the chat and store suites once more on the cluster) and the slower suites: the reference
 # check of the embeddings against model2vec (a venv from PyPI) and the browser suite (installing
-# Debian's chromium if needed). Arguments narrow the vitest run and skip the slower suites:
-# `npm test -- test/unit`.
+# Debian's chromium if needed); then the suites that touch the graph once more on Neo4j's current
+# calendar release (scripts/neo4j.sh's NEO4J_VERSION=current, Bolt port 1235, Java 21+ found on
+# the machine), as 5.26 LTS is the default everywhere else. Arguments narrow the vitest run and
+# skip the slower suites: `npm test -- test/unit`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,4 +22,10 @@ if [ "$#" -eq 0 ]; then
   bash test/reference/run.sh
   bash scripts/install-chromium.sh
   npx vitest run --config vitest.e2e.config.ts
+  # Graph-facing integration suites on the current calendar release (Cypher 25 available).
+  NEO4J_VERSION=current NEO4J_BOLT_PORT=1235 bash scripts/neo4j.sh start
+  TEST_GRAPHDB_PORT=1235 GRAPHDB_PORT=1235 npx vitest run test/integration/graph- test/integration/index- \
+    test/integration/vector-search test/integration/sample-graph test/integration/status test/integration/mcp- \
+    test/integration/agent-loop test/integration/eval test/integration/chat-lookup-index \
+    test/integration/http test/integration/guards
 fi
