@@ -10,6 +10,7 @@ import { loadConfig, type Config } from './config.js';
 import type { AppDeps, AssetLoader } from './deps.js';
 import { createEmbeddersFromConfig } from './embeddings/embedders.js';
 import { createVectorSearcher } from './vector-index/vector-search.js';
+import { startIndexSync } from './vector-index/index-sync.js';
 import { createGraphStore } from './graph/driver.js';
 import { createSkeletonCache } from './graph/skeleton-cache.js';
 import { createLogger } from './lib/log.js';
@@ -101,6 +102,8 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
   const uiServer = serving ? await opts.serve(createUiApp(deps, app.fetch).fetch, config.UI_PORT, config.HOST) : undefined;
   if (uiServer) deps.log.info('ui listening', { port: config.UI_PORT });
   const worker = config.SERVICE_ROLE === 'api' ? undefined : await startChatWorker(deps);
+  // Indexes follow the graph's own writes (created, changed, deleted nodes); workers do it, one at a time per index.
+  const sync = worker && config.INDEX_SYNC_INTERVAL_MS > 0 ? startIndexSync(deps) : undefined;
   // The agent's graph skeleton, not awaited: a graph database that is down must not stop start-up.
   if (worker) deps.skeleton.refresh(config.GRAPHDB_GRAPH).catch((err) => deps.log.warn('graph skeleton not computed', { error: err }));
 
@@ -112,7 +115,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
       // The worker finishes its running jobs (up to WORKER_SHUTDOWN_MS) while the servers drain;
       // then the event streams still open end, so the servers can close (clients resume elsewhere).
       const drained = (async () => {
-        await worker?.stop();
+        await Promise.all([worker?.stop(), sync?.stop()]);
         deps.events.shutdown();
       })();
       await Promise.allSettled([server?.close(), uiServer?.close(), drained]);

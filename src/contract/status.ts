@@ -4,6 +4,7 @@
  * prints are both built from `checks`, so they cannot disagree.
  */
 import { z } from '@hono/zod-openapi';
+import { TextPlanSchema } from './text-plan.js';
 
 /** State of one index of the search index pair. */
 export const IndexStateSchema = z.enum(['online', 'populating', 'failed', 'missing']);
@@ -35,7 +36,11 @@ export const StatusSchema = z
       reachable: z.boolean(),
       nodes: z.number().int().nullable().describe('Nodes, without the search index’s own chunk nodes'),
       relationships: z.number().int().nullable(),
-      text_nodes: z.number().int().nullable().describe('Nodes with the text property (`TEXT_PROPERTY`)'),
+      text_nodes: z
+        .number()
+        .int()
+        .nullable()
+        .describe('Nodes with text to index: the text property (`TEXT_PROPERTY`), or properties the text plan reads'),
     }),
     indexes: z
       .array(
@@ -76,6 +81,53 @@ export const StatusSchema = z
       }),
     ),
     queue: z.object({ pending: z.number().int(), workers: z.number().int() }).nullable().describe('null: key-value store down'),
+    index_text: z
+      .object({
+        source: z
+          .enum(['build', 'preview'])
+          .describe('build: the plan the configured index was built with; preview: what a build would index now'),
+        built_at: z.string().nullable().describe('When the configured index was last built (ISO date-time)'),
+        plan: TextPlanSchema,
+      })
+      .nullable()
+      .optional()
+      .describe('Extension: what is (or would be) indexed per label; null when the graph could not be read'),
+    sync: z
+      .object({
+        enabled: z.boolean().describe('`INDEX_SYNC_INTERVAL_MS` > 0 (workers run it)'),
+        interval_ms: z.number().int(),
+        in_step: z
+          .boolean()
+          .nullable()
+          .describe('The graph has not been written to since the indexes were last brought in step; null: unknown'),
+        checked_at: z.number().nullable().describe('Unix ms of the last pass'),
+        synced_at: z.number().nullable().describe('Unix ms of the last pass that brought every index in step'),
+        behind_seconds: z
+          .number()
+          .nullable()
+          .describe('How long a change has been waiting for the sync; null when in step or not yet seen'),
+        last: z
+          .array(
+            z.object({
+              index: z.string(),
+              model: z.string(),
+              outcome: z.enum(['synced', 'busy', 'needs-build', 'failed']),
+              nodes: z.number().int().optional(),
+              batches_computed: z.number().int().optional(),
+              batches_skipped: z.number().int().optional(),
+              chunks_deleted: z.number().int().optional(),
+              ms: z.number(),
+              error: z.string().optional(),
+            }),
+          )
+          .describe('What the last pass that found a change did, per index'),
+        error: z.string().nullable(),
+      })
+      .nullable()
+      .optional()
+      .describe(
+        'Extension: the index sync (nodes created, changed or deleted in the graph reach search without a build); null: store down',
+      ),
     checks: z.array(StatusCheckSchema),
   })
   .openapi('Status');

@@ -24,11 +24,17 @@ export interface GraphStats {
 }
 
 /**
- * Reads the counts and indexes of `database`. Each query runs with `timeoutMs`; one that fails
+ * Reads the counts and indexes of `database`; text nodes as the text plan's parameters count them
+ * (`textParams`, src/vector-index/index-source.ts). Each query runs with `timeoutMs`; one that fails
  * leaves its figure null, so a slow text count does not hide the rest.
  * @throws the driver's error when the database cannot be reached at all.
  */
-export async function graphStats(driver: Driver, database: string, prop: string, timeoutMs: number): Promise<GraphStats> {
+export async function graphStats(
+  driver: Driver,
+  database: string,
+  textParams: Record<string, unknown>,
+  timeoutMs: number,
+): Promise<GraphStats> {
   // Reads only: on a cluster they may go to a follower.
   const config = { database, routing: neo4j.routing.READ, transactionConfig: { timeout: timeoutMs } };
   const count = async (query: string, params: Record<string, unknown> = {}): Promise<number | null> => {
@@ -56,7 +62,7 @@ export async function graphStats(driver: Driver, database: string, prop: string,
   const [nodes, relationships, textNodes, ...chunks] = await Promise.all([
     count('MATCH (n) RETURN count(n)'),
     count('MATCH ()-[r]->() RETURN count(r)'),
-    count(COUNT_TEXT_NODES, { prop }),
+    count(COUNT_TEXT_NODES, textParams),
     ...indexLabels.map((l) => count(`MATCH (n:${quoteName(l)}) RETURN count(n)`)),
   ]);
   const chunkNodes = chunks.reduce<number | null>((sum, n) => (sum === null || n === null ? null : sum + n), 0);

@@ -15,7 +15,11 @@ import type { LlmRole } from '../llm/clients.js';
 import { llmFailureFix } from '../llm/failure.js';
 import { probeLlm } from '../llm/probe.js';
 import { withTimeout } from '../lib/timeout.js';
-import { resolveIndexName } from '../vector-index/index-build.js';
+import { previewTextPlan, resolveIndexName } from '../vector-index/index-build.js';
+import { readIndexMeta } from '../vector-index/index-meta.js';
+import { textParams } from '../vector-index/index-source.js';
+import { graphBookmark, readSyncState } from '../vector-index/index-sync.js';
+import { textPlanBody, type TextPlan } from '../graph/text-plan.js';
 
 /** Options of {@link createStatusReporter}. */
 export interface StatusReporterOptions {
@@ -33,6 +37,8 @@ export interface StatusReporter {
 }
 
 const GRAPH_TIMEOUT_MS = 2_000;
+/** How long the text plan shown is reused: a preview samples every label, so not on every report. */
+const PLAN_TTL_MS = 30_000;
 const PROBE_TIMEOUT_MS = 2_000;
 
 /** A value computed at most once per `ttlMs`; callers during a computation share it. */
@@ -84,10 +90,41 @@ export function createStatusReporter(deps: AppDeps, opts: StatusReporterOptions 
     return kind && kind.type !== 'missing' ? 'present' : 'missing';
   };
 
+  /** The configured index's recorded plan, else what a build would index now; null when the graph cannot be read in time. */
+  const planInfo = cached(PLAN_TTL_MS, async () => {
+    const work = async () => {
+      const meta = await readIndexMeta(deps.graph.driver, graphName, config.VECTOR_INDEX_NAME);
+      if (meta) return { source: 'build' as const, built_at: meta.builtAt, plan: meta.plan };
+      return { source: 'preview' as const, built_at: null, plan: await previewTextPlan(deps, { graph: graphName }) };
+    };
+    return withTimeout(work(), 3 * GRAPH_TIMEOUT_MS, 'text plan').catch(() => null);
+  });
+
+  /** The sync's state, and whether the graph was written to since the indexes were last in step. */
+  const syncInfo = async (): Promise<Status['sync']> => {
+    const [state, bookmark] = await Promise.all([
+      readSyncState(deps, graphName),
+      withTimeout(graphBookmark(deps.graph.driver, graphName), GRAPH_TIMEOUT_MS, 'bookmark').catch(() => null),
+    ]);
+    const inStep = bookmark === null || state.bookmark === null ? null : bookmark === state.bookmark;
+    return {
+      enabled: config.INDEX_SYNC_INTERVAL_MS > 0,
+      interval_ms: config.INDEX_SYNC_INTERVAL_MS,
+      in_step: inStep,
+      checked_at: state.checkedAt,
+      synced_at: state.syncedAt,
+      behind_seconds: state.behindSince === null || inStep ? null : Math.round((Date.now() - state.behindSince) / 1000),
+      last: state.last,
+      error: state.error,
+    };
+  };
+
   const build = async (): Promise<Status> => {
-    const [stats, kvUp, queue, router, agent, modelFiles] = await Promise.all([
+    const text = await planInfo();
+    const plan: TextPlan = text?.plan ?? { textProperty: config.TEXT_PROPERTY, only: null, labels: [] };
+    const [stats, kvUp, queue, router, agent, modelFiles, sync] = await Promise.all([
       withTimeout(
-        graphStats(deps.graph.driver, graphName, config.TEXT_PROPERTY, GRAPH_TIMEOUT_MS),
+        graphStats(deps.graph.driver, graphName, textParams(plan), GRAPH_TIMEOUT_MS),
         GRAPH_TIMEOUT_MS + 500,
         'graph stats',
       ).catch(() => null as GraphStats | null),
@@ -96,6 +133,7 @@ export function createStatusReporter(deps: AppDeps, opts: StatusReporterOptions 
       languageModel('router'),
       languageModel('agent'),
       Promise.all(MODEL_REGISTRY.map(async (m) => ({ model: m.name, provider: m.provider, files: await filesOf(m) }))),
+      withTimeout(syncInfo(), 1_500, 'index sync state').catch(() => null),
     ]);
 
     const indexes = MODEL_REGISTRY.map((m) => {
@@ -123,6 +161,8 @@ export function createStatusReporter(deps: AppDeps, opts: StatusReporterOptions 
       embedding_models: modelFiles,
       language_models: [router, agent],
       queue: kvUp ? queue : null,
+      index_text: text && { source: text.source, built_at: text.built_at, plan: textPlanBody(text.plan) },
+      sync: kvUp ? sync : null,
     };
     const checks = checksOf(status, deps.config);
     return { ready: checks.every((c) => c.ok || !c.required), ...status, checks };
@@ -168,6 +208,11 @@ export function checksOf(s: Omit<Status, 'ready' | 'checks'>, config: AppDeps['c
   );
   if (s.graph.reachable) {
     const texts = s.graph.text_nodes;
+    const labels = s.index_text?.plan.labels ?? [];
+    const by = (source: string) => labels.filter((l) => l.source === source).length;
+    const sources = labels.length
+      ? ` (labels: ${by('text')} with "${config.TEXT_PROPERTY}", ${by('discovered')} discovered, ${by('explicit')} as chosen, ${by('none')} with no text)`
+      : '';
     add(
       {
         id: 'graph',
@@ -176,10 +221,12 @@ export function checksOf(s: Omit<Status, 'ready' | 'checks'>, config: AppDeps['c
         title: 'Text in the graph',
         detail:
           texts === null
-            ? `${s.graph.nodes ?? '?'} nodes; nodes with "${config.TEXT_PROPERTY}" not counted in time`
-            : `${texts} of ${s.graph.nodes ?? '?'} nodes have a "${config.TEXT_PROPERTY}" property, ${s.graph.relationships ?? '?'} relationships`,
+            ? `${s.graph.nodes ?? '?'} nodes; nodes with text not counted in time`
+            : `${texts} of ${s.graph.nodes ?? '?'} nodes have text to index${sources}, ${s.graph.relationships ?? '?'} relationships`,
       },
-      `\`node dist/cli.js load-sample\` loads the sample graph; or set TEXT_PROPERTY to the property holding your nodes' text`,
+      `no label has "${config.TEXT_PROPERTY}" or properties that read as text: see what each label holds and why it was left out ` +
+        '(`node dist/cli.js status`, or POST /dev/text_plan), then name the properties with INDEX_PROPERTIES=Label=prop,prop ' +
+        '(or `properties` in the build request); `node dist/cli.js load-sample` loads the sample graph',
     );
   }
   const entry = findModel(model);

@@ -18,7 +18,7 @@ describe('GRAPHDB_URL as a URI', () => {
     stores.push(graph);
     expect(await graph.ping(5_000)).toBe(true);
     expect(await graph.hasGraph('neo4j')).toBe(true);
-    const stats = await graphStats(graph.driver, 'neo4j', 'text', 5_000);
+    const stats = await graphStats(graph.driver, 'neo4j', { prop: 'text', textKeys: {}, only: null }, 5_000);
     expect(stats.nodes).toBeGreaterThanOrEqual(0);
   });
 

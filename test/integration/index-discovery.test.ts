@@ -125,6 +125,41 @@ describe('text discovery', () => {
     expect(entry(plan, 'Category')).toMatchObject({ source: 'discovered' });
   });
 
+  it('/status shows the plan the index was built with, and for a graph without text points at the plan', async () => {
+    const res = await app.request('/status');
+    const status = (await res.json()) as {
+      graph: { text_nodes: number };
+      index_text: { source: string; built_at: string; plan: PlanBody };
+      checks: { id: string; ok: boolean; detail: string; fix?: string }[];
+    };
+    expect(status.index_text.source).toBe('build');
+    expect(entry(status.index_text.plan, 'Movie')).toMatchObject({ name: ['title'], text: ['tagline'] });
+    expect(status.graph.text_nodes).toBe(1218 - 830);
+    expect(status.checks.find((c) => c.id === 'graph')).toMatchObject({
+      ok: true,
+      detail: expect.stringContaining('8 discovered, 0 as chosen, 1 with no text'),
+    });
+
+    // Orders alone hold nothing that reads as text: not ready, and the fix says where to look.
+    const orders = createTestApp({
+      INDEX_DISCOVER: 'true',
+      INDEX_LABELS: L('Order'),
+      VECTOR_INDEX_NAME: `${index}_none`,
+      EMBEDDING_MODEL: MODEL,
+    });
+    try {
+      const s = (await (await orders.app.request('/status')).json()) as typeof status;
+      expect(s.index_text.source).toBe('preview');
+      expect(s.graph.text_nodes).toBe(0);
+      const check = s.checks.find((c) => c.id === 'graph')!;
+      expect(check.ok).toBe(false);
+      expect(check.fix).toContain('POST /dev/text_plan');
+      expect(check.fix).toContain('INDEX_PROPERTIES');
+    } finally {
+      await orders.deps.close();
+    }
+  });
+
   it('422 naming an unknown label or property with close names, and a choice that yields no text', async () => {
     const bad = async (body: Record<string, unknown>) => {
       const res = await post('/dev/text_plan', { graph_name: 'neo4j', ...body });
