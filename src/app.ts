@@ -3,12 +3,12 @@
  * middleware; it never listens, reads the environment or knows which runtime it runs on.
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { bodyLimit } from 'hono/body-limit';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { requestId } from 'hono/request-id';
 import type { AppDeps } from './deps.js';
 import { AppError, problemResponse, toAppError } from './errors.js';
 import type { AppEnv } from './routes/openapi.js';
+import { bodyLimit } from './routes/body-limit.js';
 import { chatRoutes } from './routes/chat.js';
 import { chatJobRoutes } from './routes/chat-jobs.js';
 import { chatSessionRoutes } from './routes/chat-sessions.js';
@@ -62,14 +62,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   // MCP speaks JSON-RPC: mounted before the problem+json body limit, it applies MAX_BODY_BYTES
   // itself and answers every failure as a JSON-RPC error.
   app.route('/', mcpRoutes(deps));
-  app.use(
-    bodyLimit({
-      maxSize: config.MAX_BODY_BYTES,
-      onError: () => {
-        throw new AppError(413, 'body-too-large', `request body is larger than ${config.MAX_BODY_BYTES} bytes`);
-      },
-    }),
-  );
+  app.use(bodyLimit(config.MAX_BODY_BYTES));
 
   app.route('/', healthRoutes(deps));
   app.route('/', configRoutes(deps));
