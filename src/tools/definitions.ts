@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { RetrievalMode } from '../contract/search.js';
 import { FilterLabelsSchema, MAX_FILTER_CONDITIONS, type SearchFilter, SearchFilterSchema } from '../contract/search-filter.js';
 import { DomainError } from '../errors.js';
+import { pathDeeperThan } from '../lib/json-depth.js';
 import type { ReadQueryLimits } from '../graph/read-query.js';
 import { MAX_TOP_K } from '../vector-index/vector-search.js';
 
@@ -103,8 +104,22 @@ export const cypherQueryField = z
     'One Cypher statement, e.g. "MATCH (p:Person)-[:KNOWS]->(f) RETURN p.name, count(f) AS friends ORDER BY friends DESC LIMIT 10".',
   );
 
+/** Levels of lists and maps one `graph_query` parameter value may nest. */
+export const MAX_PARAMETER_DEPTH = 32;
+
 /** `parameters` of `graph_query`. */
 export const parametersField = z
   .record(z.string(), z.unknown())
+  .superRefine((params, ctx) => {
+    // Checked without recursion: a value 50,000 levels deep overflowed the stack further on.
+    const path = pathDeeperThan(params, MAX_PARAMETER_DEPTH + 1);
+    if (path) {
+      ctx.addIssue({
+        code: 'custom',
+        path: path.slice(0, 1),
+        message: `a parameter's lists and maps nest ${MAX_PARAMETER_DEPTH} levels deep at most`,
+      });
+    }
+  })
   .optional()
   .describe('Values for $parameters used in the query, e.g. {"name": "Ada"}.');

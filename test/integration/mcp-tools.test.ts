@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateProse } from '../../scripts/bench-prose.js';
 import { buildVectorIndex } from '../../src/vector-index/index-build.js';
 import { createIndexFixture, createTextNodes, dropIndexFixture } from './index-fixtures.js';
-import { connectClient, startMcpServer, textOf, type McpTestServer } from './mcp-fixtures.js';
+import { connectClient, rawPost, startMcpServer, textOf, type McpTestServer } from './mcp-fixtures.js';
 
 const MODEL = 'minishlab/potion-base-32M';
 const f = createIndexFixture(MODEL, { CHUNK_TOKENS: '48', CHUNK_OVERLAP_TOKENS: '8', VECTOR_SEARCH_TOP_K: '3' });
@@ -129,6 +129,26 @@ describe('graph_query over MCP', () => {
       truncated: false,
     });
     expect(JSON.parse(textOf(res))).toEqual(res.structuredContent);
+  });
+
+  it('refuses a parameter nested past 32 levels with a tool error naming it and the limit (was a stack overflow)', async () => {
+    // Built as text: the SDK's client would overflow its own stack encoding 50,000 levels.
+    const nested = (n: number) => '['.repeat(n) + ']'.repeat(n);
+    const callRaw = async (p: string) => {
+      const args = `{"cypher_query":"RETURN size($p) AS n","parameters":{"p":${p}}}`;
+      const res = await rawPost(
+        srv.url,
+        `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"graph_query","arguments":${args}}}`,
+      );
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { result: { isError?: boolean; content: { text: string }[] } }).result;
+    };
+    for (const depth of [50_000, 33]) {
+      const result = await callRaw(nested(depth));
+      expect(result.isError).toBe(true);
+      expect(result.content[0]!.text).toMatch(/a parameter's lists and maps nest 32 levels deep at most at parameters\.p/);
+    }
+    expect((await callRaw(nested(32))).isError).toBeFalsy();
   });
 
   it('caps rows like the agent does and says so', async () => {
