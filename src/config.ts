@@ -243,6 +243,12 @@ const EnvSchema = z.object({
    */
   ANON_LIMITS: z.preprocess(unsetIfEmpty, z.enum(['none', 'address']).optional()),
   /**
+   * `open`: a caller without x-anon-id may read (stream, rename, delete) any session or job
+   * whose random UUID it holds, as the contract has it; `owner`: a session or job created under
+   * an identity needs that identity. Unset: `owner` as soon as any production setting is on.
+   */
+  ANON_READS: z.preprocess(unsetIfEmpty, z.enum(['open', 'owner']).optional()),
+  /**
    * Chat messages one user (`x-anon-id`) may send per 10-minute sliding window (the contract's
    * 20); also the per-address budget of ANON_LIMITS=address. Raise it for an evaluation run
    * (`node dist/cli.js eval`), which sends its whole question set under one identity.
@@ -260,11 +266,12 @@ type Env = z.infer<typeof EnvSchema>;
 
 /** The parsed configuration: every variable, defaults applied, derived values filled in. */
 export type Config = Readonly<
-  Omit<Env, 'ROUTER_PROVIDER' | 'VECTOR_INDEX_NAME' | 'ANON_LIMITS' | 'EMBEDDING_BASE_URL'> & {
+  Omit<Env, 'ROUTER_PROVIDER' | 'VECTOR_INDEX_NAME' | 'ANON_LIMITS' | 'ANON_READS' | 'EMBEDDING_BASE_URL'> & {
     ROUTER_PROVIDER: Env['LLM_PROVIDER'];
     EMBEDDING_BASE_URL: string;
     VECTOR_INDEX_NAME: string;
     ANON_LIMITS: 'none' | 'address';
+    ANON_READS: 'open' | 'owner';
   }
 >;
 
@@ -295,6 +302,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   return Object.freeze({
     ...e,
     ANON_LIMITS: e.ANON_LIMITS ?? (production ? 'address' : 'none'),
+    ANON_READS: e.ANON_READS ?? (production ? 'owner' : 'open'),
     ROUTER_PROVIDER: routerProvider,
     EMBEDDING_BASE_URL: e.EMBEDDING_BASE_URL ?? e.LOCAL_LLM_BASE_URL,
     VECTOR_INDEX_NAME: e.VECTOR_INDEX_NAME ?? indexName(e.GRAPHDB_GRAPH, e.EMBEDDING_MODEL),

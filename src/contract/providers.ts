@@ -23,6 +23,14 @@ export const LlmConfigSchema = z
       .boolean()
       .optional()
       .openapi({ description: 'The server has a key for the hosted provider (extension): without it, `hosted` is refused' }),
+    anon_reads: z
+      .enum(['open', 'owner'])
+      .optional()
+      .openapi({
+        description:
+          'Who may read, stream, rename or delete a session or job created under an identity (extension, ANON_READS): ' +
+          '`open`: also a caller without x-anon-id that holds its UUID (the contract); `owner`: only that identity',
+      }),
     limits: z
       .record(z.string(), z.number())
       .optional()

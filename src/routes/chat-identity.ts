@@ -25,11 +25,16 @@ export async function resolveUser(users: UserStore, anonId: string | undefined):
   return user;
 }
 
+/** Who may use a session or job created under an identity (`ANON_READS`). */
+export type AnonReads = 'open' | 'owner';
+
 /**
- * Whether the caller may use a session or job owned by `ownerId`. With `x-anon-id`, only its
- * owner may (or anyone, when the record has no owner); without it, whoever holds the record's
- * random UUID may, as the contract's header-less clients do (README, "Identity and ownership").
+ * Whether the caller may use a session or job owned by `ownerId`. A record without an owner:
+ * anyone holding its random UUID. An owned one: its owner; and under `open` (the contract's
+ * rule, the default without production settings) also a caller that sends no `x-anon-id`, as
+ * the contract's header-less clients do (README, "Identity and ownership").
  */
-export function mayUse(ownerId: string | null, caller: AnonMapping | null): boolean {
-  return !caller || !ownerId || ownerId === caller.userId;
+export function mayUse(ownerId: string | null, caller: AnonMapping | null, reads: AnonReads): boolean {
+  if (!ownerId) return true;
+  return caller ? ownerId === caller.userId : reads === 'open';
 }

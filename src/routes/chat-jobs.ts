@@ -31,7 +31,9 @@ const jobRoute = createRoute({
   responses: {
     200: { description: 'The job', content: { 'application/json': { schema: JobViewSchema } } },
     401: problem('x-anon-id is unknown or expired'),
-    404: problem("Unknown job, or expired (jobs live 10 minutes), or (with x-anon-id) another user's"),
+    404: problem(
+      "Unknown job, or expired (jobs live 10 minutes), or another user's (with x-anon-id, or without one under ANON_READS=owner)",
+    ),
     422: problem('job_id is not a UUID'),
     ...UNAVAILABLE_PROBLEM,
   },
@@ -53,7 +55,7 @@ const streamRoute = createRoute({
   responses: {
     200: { description: 'Event stream', content: { 'text/event-stream': { schema: JobStreamEventSchema } } },
     401: problem('x-anon-id is unknown or expired'),
-    404: problem("Unknown job, or expired, or (with x-anon-id) another user's"),
+    404: problem("Unknown job, or expired, or another user's (with x-anon-id, or without one under ANON_READS=owner)"),
     422: problem('job_id is not a UUID'),
     ...UNAVAILABLE_PROBLEM,
   },
@@ -97,7 +99,7 @@ export function chatJobRoutes(deps: AppDeps) {
       const { job_id } = c.req.valid('param');
       const caller = await resolveUser(users, c.req.valid('header')['x-anon-id']);
       const job = await jobs.get(job_id);
-      if (!job || !mayUse(job.user_id, caller)) throw notFound(job_id);
+      if (!job || !mayUse(job.user_id, caller, deps.config.ANON_READS)) throw notFound(job_id);
       return c.json(viewOf(job), 200);
     })
     .openapi(cancelRoute, async (c) => {
@@ -118,10 +120,10 @@ export function chatJobRoutes(deps: AppDeps) {
       const { job_id } = c.req.valid('param');
       const headers = c.req.valid('header');
       const caller = await resolveUser(users, headers['x-anon-id']);
-      // The owner check costs a read only when the caller says who it is.
-      if (caller) {
+      // The owner check costs a read only when an answer depends on it.
+      if (caller || deps.config.ANON_READS === 'owner') {
         const job = await jobs.get(job_id);
-        if (job && !mayUse(job.user_id, caller)) throw notFound(job_id);
+        if (job && !mayUse(job.user_id, caller, deps.config.ANON_READS)) throw notFound(job_id);
       }
       const afterSeq = parseLastEventId(headers['last-event-id'] ?? c.req.valid('query').last_event_id);
       const stream = await openJobEventStream({

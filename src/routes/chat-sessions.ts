@@ -34,7 +34,7 @@ const getRoute = createRoute({
   responses: {
     200: { description: 'The session', content: { 'application/json': { schema: ChatSessionSchema } } },
     401: problem('x-anon-id is unknown or expired'),
-    404: problem("Session expired or does not exist, or (with x-anon-id) is another user's"),
+    404: problem("Session expired or does not exist, or another user's (with x-anon-id, or without one under ANON_READS=owner)"),
     422: problem('session_id is not a UUID'),
     ...UNAVAILABLE_PROBLEM,
   },
@@ -54,7 +54,7 @@ const patchRoute = createRoute({
     200: { description: 'Renamed', content: { 'application/json': { schema: z.object({ session_id: z.string(), name: z.string() }) } } },
     ...BODY_PROBLEMS,
     401: problem('x-anon-id is unknown or expired'),
-    404: problem("Session does not exist, or (with x-anon-id) is another user's"),
+    404: problem("Session does not exist, or another user's (with x-anon-id, or without one under ANON_READS=owner)"),
     422: problem('session_id is not a UUID, or the name is empty or longer than 100 characters'),
     ...UNAVAILABLE_PROBLEM,
   },
@@ -69,7 +69,7 @@ const deleteRoute = createRoute({
   responses: {
     204: { description: 'Deleted (or already gone)' },
     401: problem('x-anon-id is unknown or expired'),
-    404: problem("With x-anon-id: the session is another user's (it is left alone)"),
+    404: problem("The session is another user's (with x-anon-id, or without one under ANON_READS=owner); it is left alone"),
     422: problem('session_id is not a UUID'),
     ...UNAVAILABLE_PROBLEM,
   },
@@ -78,12 +78,13 @@ const deleteRoute = createRoute({
 /** Session routes. */
 export function chatSessionRoutes(deps: AppDeps) {
   const { sessions, users, jobs } = deps;
-  /** The caller; 404 when it sent `x-anon-id` and the session is another user's. */
+  const reads = deps.config.ANON_READS;
+  /** The caller; 404 when the session is another user's (ANON_READS says whether no identity counts). */
   const own = async (sessionId: string, anonId: string | undefined) => {
     const caller = await resolveUser(users, anonId);
-    if (caller) {
+    if (caller || reads === 'owner') {
       const s = await sessions.load(sessionId);
-      if (s && !mayUse(s.user_id, caller)) throw notFound(sessionId);
+      if (s && !mayUse(s.user_id, caller, reads)) throw notFound(sessionId);
     }
     return caller;
   };
@@ -97,7 +98,7 @@ export function chatSessionRoutes(deps: AppDeps) {
       const { session_id } = c.req.valid('param');
       const caller = await resolveUser(users, c.req.valid('header')['x-anon-id']);
       const s = await sessions.load(session_id);
-      if (!s || !mayUse(s.user_id, caller)) throw notFound(session_id);
+      if (!s || !mayUse(s.user_id, caller, reads)) throw notFound(session_id);
       // The running job's question is stored with its answer, at the end: until then it is the job's.
       const pending = s.pending_job_id ? await jobs.get(s.pending_job_id) : null;
       return c.json(

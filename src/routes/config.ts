@@ -22,6 +22,7 @@ export function configRoutes({ config }: AppDeps) {
     hosted_agent_model: config.HOSTED_LLM_AGENT_MODEL,
     hosted_router_model: config.HOSTED_LLM_ROUTER_MODEL,
     hosted_available: config.HOSTED_LLM_API_KEY !== '',
+    anon_reads: config.ANON_READS,
     limits: {
       requests_per_user_per_10_minutes: config.CHAT_RATE_LIMIT_REQUESTS,
       tokens_per_user_per_10_minutes: config.CHAT_RATE_LIMIT_TOKENS,
