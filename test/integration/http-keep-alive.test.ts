@@ -30,7 +30,7 @@ async function connection() {
   let buf = Buffer.alloc(0);
   let closed = false;
   let wake = () => {};
-  sock.on('data', (b) => {
+  sock.on('data', (b: Buffer) => {
     buf = Buffer.concat([buf, b]);
     wake();
   });
