@@ -106,6 +106,11 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
   const sync = worker && config.INDEX_SYNC_INTERVAL_MS > 0 ? startIndexSync(deps) : undefined;
   // The agent's graph skeleton, not awaited: a graph database that is down must not stop start-up.
   if (worker) deps.skeleton.refresh(config.GRAPHDB_GRAPH).catch((err) => deps.log.warn('graph skeleton not computed', { error: err }));
+  // What the graph server can do (version, Cypher 25, vector index filters), learned now, not awaited either.
+  deps.graph.server().then(
+    (server) => deps.log.info('graph server', { ...server }),
+    (err) => deps.log.warn('graph server not probed', { error: err }),
+  );
 
   let stopping: Promise<void> | undefined;
   const stop = () =>

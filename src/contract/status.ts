@@ -41,6 +41,19 @@ export const StatusSchema = z
         .int()
         .nullable()
         .describe('Nodes with text to index: the text property (`TEXT_PROPERTY`), or properties the text plan reads'),
+      server: z
+        .object({
+          version: z.string().describe('e.g. `5.26.30` or `2026.09.0`'),
+          edition: z.string().describe('`community` or `enterprise`'),
+          cypher25: z.boolean().describe('The server takes `CYPHER 25` queries (2025.06 and later)'),
+          vector_filters: z.boolean().describe('Vector indexes take filter properties (`CREATE VECTOR INDEX … WITH [n.p]`, Cypher 25)'),
+          default_cypher: z
+            .string()
+            .nullable()
+            .describe('The Cypher version queries without a `CYPHER` prefix run as on this graph (`5`, `25`); null: not readable'),
+        })
+        .optional()
+        .describe('Extension: what the graph database server can do, asked of it at start; absent while it does not answer'),
     }),
     indexes: z
       .array(

@@ -13,7 +13,7 @@ const NEO4J5 = `Cypher notes for this database (Neo4j 5, Community edition):
 - Node identity: vector_search returns \`dbId\` = the node's own \`dbId\` property if it has one, else \`id(n)\`; fetch it with \`MATCH (n) WHERE n.dbId = $id OR id(n) = $id\`. \`id()\` is deprecated but works; \`elementId(n)\` returns a string, not a number.
 - Type checks: \`n.x IS :: STRING\`, \`valueType(x)\`; conversions: \`toInteger\`, \`toFloat\`, \`toString\`, \`toStringOrNull\`.
 - Variable-length paths: \`(a)-[:T*1..3]->(b)\` — always give an upper bound. \`shortestPath((a)-[*..6]-(b))\` and \`SHORTEST 1 (a)-[:T]-+(b)\` work.
-- Subqueries: \`CALL (x) { ... }\` or \`CALL { WITH x ... }\`; \`COUNT { (n)-->() }\` and \`COLLECT { MATCH ... RETURN ... }\` exist.
+- Subqueries: \`CALL (x) { ... }\` (\`CALL { WITH x ... }\` is deprecated); \`COUNT { (n)-->() }\` and \`COLLECT { MATCH ... RETURN ... }\` exist.
 - Labels and types with spaces or odd characters need backticks: \`MATCH (n:\`My Label\`)\`. Labels are case-sensitive.
 - No APOC and no GDS are installed: do not call \`apoc.*\` or \`gds.*\`. Built-in schema procedures: \`CALL db.labels()\`, \`CALL db.relationshipTypes()\`, \`CALL db.propertyKeys()\`, \`CALL db.schema.visualization()\`.
 - Vector search in Cypher: \`CALL db.index.vector.queryNodes(indexName, k, vector)\` needs a vector you do not have; use the vector_search tool instead. Labels starting with \`__\` hold vector index data: ignore them.

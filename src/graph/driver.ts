@@ -5,6 +5,7 @@
 import neo4j, { type Driver } from 'neo4j-driver';
 import type { Config } from '../config.js';
 import { withTimeout } from '../lib/timeout.js';
+import { createServerInfo, type ServerInfo } from './server-info.js';
 
 /** What the app needs from the graph database. */
 export interface GraphStore {
@@ -15,6 +16,8 @@ export interface GraphStore {
   ping(timeoutMs?: number): Promise<boolean>;
   /** True when the server has an online database of that name (cached for 30 s). */
   hasGraph(name: string): Promise<boolean>;
+  /** What the server can do (version, edition, Cypher 25, vector index filters; ./server-info.ts), asked again after 10 min or a failure. */
+  server(): Promise<ServerInfo>;
   close(): Promise<void>;
 }
 
@@ -74,6 +77,7 @@ export function createGraphStore(opts: GraphStoreOptions): GraphStore {
       known.set(name, { ok, at: Date.now() });
       return ok;
     },
+    server: createServerInfo(driver, opts.GRAPHDB_GRAPH),
     close: () => driver.close(),
   };
 }

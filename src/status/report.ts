@@ -10,6 +10,7 @@ import { MODEL_REGISTRY, findModel, type ModelEntry } from '../contract/models.j
 import type { AppDeps } from '../deps.js';
 import { detectModelKind, modelDir, nodeFileReader, type ModelFileReader } from '../embeddings/model-files.js';
 import { fulltextIndexName } from '../graph/dialect.js';
+import { serverStatus } from '../graph/server-info.js';
 import { graphStats, type GraphStats, type IndexInfo } from '../graph/stats.js';
 import type { LlmRole } from '../llm/clients.js';
 import { llmFailureFix } from '../llm/failure.js';
@@ -120,6 +121,7 @@ export function createStatusReporter(deps: AppDeps, opts: StatusReporterOptions 
   };
 
   const build = async (): Promise<Status> => {
+    const server = serverStatus(deps.graph, GRAPH_TIMEOUT_MS); // beside the other probes
     const text = await planInfo();
     const plan: TextPlan = text?.plan ?? { textProperty: config.TEXT_PROPERTY, only: null, labels: [] };
     const [stats, kvUp, queue, router, agent, modelFiles, sync] = await Promise.all([
@@ -156,6 +158,7 @@ export function createStatusReporter(deps: AppDeps, opts: StatusReporterOptions 
         nodes: stats?.nodes ?? null,
         relationships: stats?.relationships ?? null,
         text_nodes: stats?.textNodes ?? null,
+        server: await server,
       },
       indexes,
       embedding_models: modelFiles,
@@ -192,7 +195,9 @@ export function checksOf(s: Omit<Status, 'ready' | 'checks'>, config: AppDeps['c
       ok: s.graph.reachable,
       required: true,
       title: 'Graph database',
-      detail: s.graph.reachable ? `graph "${graph}" answers` : `graph "${graph}" does not answer`,
+      detail: s.graph.reachable
+        ? `graph "${graph}" answers${s.graph.server ? ` (Neo4j ${s.graph.server.version} ${s.graph.server.edition})` : ''}`
+        : `graph "${graph}" does not answer`,
     },
     '`npm run services:start` starts the bundled Neo4j; for your own, set GRAPHDB_URL, GRAPHDB_PORT and GRAPHDB_GRAPH',
   );

@@ -49,6 +49,9 @@ describe('GET /status', () => {
     const { body } = await statusOf();
     expect(body.ready).toBe(false);
     expect(body.graph).toMatchObject({ name: 'neo4j', reachable: true, text_nodes: 3 });
+    // What the server can do (src/graph/server-info.ts; its own suite checks the values per version).
+    expect(body.graph.server).toMatchObject({ version: expect.stringMatching(/^\d+\.\d+\.\d+$/), edition: 'community' });
+    expect(check(body, 'graphdb')?.detail).toContain(`(Neo4j ${body.graph.server?.version} community)`);
     expect(body.graph.nodes).toBeGreaterThanOrEqual(3);
     expect(body.indexes).toEqual([
       expect.objectContaining({
@@ -125,6 +128,7 @@ describe('GET /status', () => {
     const { body, ms } = await statusOf({ GRAPHDB_PORT: '1' });
     expect(ms).toBeLessThan(4_000);
     expect(body.graph).toMatchObject({ reachable: false, nodes: null, text_nodes: null });
+    expect(body.graph.server).toBeUndefined();
     expect(check(body, 'graphdb')).toMatchObject({ ok: false });
     expect(check(body, 'graphdb')?.fix).toContain('npm run services:start');
     expect(check(body, 'index')).toBeUndefined();
