@@ -11,6 +11,7 @@ import type { AppDeps, AssetLoader } from './deps.js';
 import { createEmbeddersFromConfig } from './embeddings/embedders.js';
 import { createVectorSearcher } from './vector-index/vector-search.js';
 import { startIndexSync } from './vector-index/index-sync.js';
+import { searchableProperties } from './vector-index/index-meta.js';
 import { createGraphStore } from './graph/driver.js';
 import { createSkeletonCache } from './graph/skeleton-cache.js';
 import { createLogger } from './lib/log.js';
@@ -69,6 +70,8 @@ export function createDeps(config: Config, assets: AssetLoader, opts: { runtime?
     log,
     maxChars: config.SKELETON_MAX_CHARS,
     refreshMs: config.SKELETON_REFRESH_MS,
+    // The overview names the properties search finds nodes by, as the configured index recorded them.
+    skeleton: { searchable: (db) => searchableProperties(base.graph.driver, db, config.VECTOR_INDEX_NAME) },
   });
   const { kv } = base;
   return {

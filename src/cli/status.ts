@@ -6,6 +6,7 @@
  */
 import { loadConfig } from '../config.js';
 import type { Status } from '../contract/status.js';
+import { describeLabel } from '../contract/text-plan.js';
 import { sleep } from '../lib/timeout.js';
 import { parseOptions, type Command } from './command.js';
 
@@ -19,8 +20,28 @@ export function formatStatus(s: Status, urls: { api: string; ui: string }): stri
     lines.push(`  ${mark} ${c.title}${c.required ? '' : ' (optional)'}: ${c.detail}`);
     if (c.fix) lines.push(`      fix: ${c.fix}`);
   }
+  if (s.index_text) {
+    const t = s.index_text;
+    lines.push(t.source === 'build' ? `  indexed text (as built ${t.built_at}):` : '  text a build would index:');
+    for (const l of t.plan.labels) lines.push(`    ${describeLabel(l)}`);
+  }
+  if (s.sync) lines.push(`  ${syncLine(s.sync)}`);
   lines.push(`  chat: ${urls.ui}   API docs: ${urls.api}/docs   report: ${urls.api}/status`);
   return lines.join('\n');
+}
+
+/** The sync's state in one line. */
+function syncLine(sync: NonNullable<Status['sync']>): string {
+  if (!sync.enabled) return 'index sync: off (INDEX_SYNC_INTERVAL_MS=0): run a build after changing the graph';
+  const when = (ms: number | null) => (ms === null ? 'never' : `${Math.round((Date.now() - ms) / 1000)} s ago`);
+  const state =
+    sync.in_step === null
+      ? 'state unknown'
+      : sync.in_step
+        ? 'in step with the graph'
+        : `behind the graph${sync.behind_seconds === null ? '' : ` by ${sync.behind_seconds} s`}`;
+  const failed = sync.last.filter((r) => r.outcome !== 'synced').map((r) => `${r.index}: ${r.outcome}${r.error ? ` (${r.error})` : ''}`);
+  return `index sync: every ${sync.interval_ms / 1000} s, ${state}; last checked ${when(sync.checked_at)}, last synced ${when(sync.synced_at)}${failed.length ? `; ${failed.join('; ')}` : ''}`;
 }
 
 /** A listening address clients can use: a wildcard bind is reached on loopback. */

@@ -33,6 +33,8 @@ export interface SkeletonData {
   propertyKeys: string[];
   /** Main properties of the largest labels (others were not sampled). */
   properties: Map<string, PropertyInfo[]>;
+  /** Label → the properties `vector_search` finds its nodes by (the search index's text plan); absent when unknown. */
+  searchable?: Map<string, string[]>;
 }
 
 /** Options of {@link computeSkeleton}. */
@@ -44,6 +46,8 @@ export interface SkeletonOptions {
   /** Relationship types whose patterns are sampled (largest first; default 60). */
   detailedTypes?: number;
   timeoutMs?: number;
+  /** The properties the search index reads per label, when an index has recorded them (src/vector-index/index-meta.ts). */
+  searchable?: (database: string) => Promise<Map<string, string[]> | null>;
 }
 
 /** Upper bound of {@link formatSkeleton}'s output, default 4,000 characters (~1,000 tokens). */
@@ -70,7 +74,9 @@ export async function computeSkeleton(graph: GraphStore, database: string, opts:
   const relationshipCount = opts.labelFilter ? patterns.reduce((n, p) => n + p.count, 0) : counts.types.reduce((n, t) => n + t.count, 0);
   const types = counts.types.map((t) => t.type);
   const keys = await propertyKeys(graph, database, opts);
-  return { database, labels, patterns, relationshipCount, types, ends: counts.ends, propertyKeys: keys, properties };
+  // The overview is useful without it: an index not yet built (or unreadable) just leaves it out.
+  const searchable = (await opts.searchable?.(database).catch(() => null)) ?? undefined;
+  return { database, labels, patterns, relationshipCount, types, ends: counts.ends, propertyKeys: keys, properties, searchable };
 }
 
 const num = (n: number) => n.toLocaleString('en-US');
@@ -107,7 +113,8 @@ export function formatSkeleton(data: SkeletonData, maxChars = DEFAULT_SKELETON_C
   const labelLines: string[] = [];
   let used = 0;
   for (const l of data.labels) {
-    const line = `- :${l.label} (${num(l.count)})${propertyList(data.properties.get(l.label))}`;
+    const found = data.searchable?.get(l.label);
+    const line = `- :${l.label} (${num(l.count)})${propertyList(data.properties.get(l.label))}${found?.length ? ` search: ${found.join(', ')}` : ''}`;
     if (used + line.length + 1 > labelBudget) break;
     labelLines.push(line);
     used += line.length + 1;
@@ -122,7 +129,8 @@ export function formatSkeleton(data: SkeletonData, maxChars = DEFAULT_SKELETON_C
     used += line.length + 1;
   }
 
-  const out = [header, 'Node labels (node count) {main properties}:', ...labelLines];
+  const legend = data.searchable ? ' search: properties vector_search matches' : '';
+  const out = [header, `Node labels (node count) {main properties}${legend}:`, ...labelLines];
   const restLabels = data.labels.slice(labelLines.length);
   if (restLabels.length) {
     const nodes = restLabels.reduce((n, l) => n + l.count, 0);

@@ -193,19 +193,6 @@ export function planKeys(plan: TextPlan): Record<string, string[]> {
   return out;
 }
 
-/** One line per label for people: `Movie (38 nodes): name title; text tagline; skipped released (holds INTEGER values)`. */
-export function describeLabel(l: LabelPlan): string {
-  const head = `${l.label} (${l.nodes} node${l.nodes === 1 ? '' : 's'})`;
-  if (l.source === 'text') return `${head}: its "${l.body[0]}" property, as set by TEXT_PROPERTY`;
-  const parts: string[] = [];
-  if (l.source === 'none') parts.push('nothing indexed');
-  if (l.name.length) parts.push(`name ${l.name.join(' + ')}`);
-  if (l.body.length) parts.push(`text ${l.body.join(', ')}`);
-  if (l.source === 'explicit') parts.push('as chosen');
-  if (l.skipped.length) parts.push(`skipped ${l.skipped.map((s) => `${s.property} (${s.detail})`).join(', ')}`);
-  return `${head}: ${parts.join('; ')}`;
-}
-
 /** A plan on the wire (src/contract/text-plan.ts). */
 export function textPlanBody(plan: TextPlan): TextPlanBody {
   return {

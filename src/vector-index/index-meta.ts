@@ -82,3 +82,10 @@ export function chunkingChange(
   if (recorded.batchSize !== now.batchSize) changes.push(`INDEX_BATCH_SIZE ${recorded.batchSize} → ${now.batchSize}`);
   return changes.length ? changes.join(', ') : null;
 }
+
+/** Label → the properties the recorded plan of `index` reads (name first), or null before its first recorded build. */
+export async function searchableProperties(driver: Driver, database: string, index: string): Promise<Map<string, string[]> | null> {
+  const meta = await readIndexMeta(driver, database, index);
+  if (!meta) return null;
+  return new Map(meta.plan.labels.filter((l) => l.source !== 'none').map((l) => [l.label, [...l.name, ...l.body]]));
+}

@@ -59,7 +59,7 @@ export interface FixtureApi {
   /** What `GET /config` says of the hosted provider's key (default true). */
   hostedAvailable: boolean;
   /** What `GET /status` answers (the setup panel's report); null: 404, no panel (default). */
-  status: { ready: boolean; checks: Array<Record<string, unknown>> } | null;
+  status: ({ ready: boolean; checks: Array<Record<string, unknown>> } & Record<string, unknown>) | null;
 }
 
 interface Session {

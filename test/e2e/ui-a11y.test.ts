@@ -63,10 +63,34 @@ describe('axe finds no violations, in both themes', () => {
         },
         { id: 'agent-model', ok: false, required: false, title: 'Agent model', detail: 'not reachable', fix: 'start the model server' },
       ],
+      index_text: {
+        source: 'preview',
+        built_at: null,
+        plan: {
+          text_property: 'text',
+          only_labels: null,
+          labels: [
+            {
+              label: 'Movie',
+              nodes: 38,
+              source: 'discovered',
+              name: ['title'],
+              text: ['tagline'],
+              skipped: [{ property: 'released', reason: 'not a string', detail: 'holds INTEGER values' }],
+            },
+            { label: 'Order', nodes: 830, source: 'none', name: [], text: [], skipped: [] },
+          ],
+        },
+      },
     };
     await page.goto(ui.url);
     await page.waitForSelector('body[data-ready="true"]');
     await page.waitForSelector('#setup:not([hidden]) .setup-item');
+    // What a build would index, per label, folded under the checks.
+    expect(await page.textContent('#setup-plan summary')).toBe('What a build would index, per label');
+    expect(await page.textContent('#setup-plan li[data-label="Movie"]')).toBe(
+      'Movie (38 nodes): name title; text tagline; skipped released (holds INTEGER values)',
+    );
     await audit('setup');
     await page.click('#setup-hide');
     ui.fixture.status = null;

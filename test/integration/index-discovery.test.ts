@@ -8,6 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chunkLabel, quoteName } from '../../src/graph/dialect.js';
 import { dropSearchIndex } from '../../src/vector-index/index-writer.js';
+import { searchableProperties } from '../../src/vector-index/index-meta.js';
+import { computeSkeleton, formatSkeleton } from '../../src/graph/skeleton.js';
 import { createTestApp } from '../helpers/deps.js';
 import { loadMoviesNorthwind, moviesNorthwindLabels, moviesNorthwindQueries, removeMoviesNorthwind } from '../helpers/movies-northwind.js';
 
@@ -158,6 +160,18 @@ describe('text discovery', () => {
     } finally {
       await orders.deps.close();
     }
+  });
+
+  it("the agent's graph overview names the properties search finds each label by", async () => {
+    const data = await computeSkeleton(deps.graph, 'neo4j', {
+      labelFilter: (l) => labels.includes(l),
+      searchable: (db) => searchableProperties(driver, db, index),
+    });
+    const text = formatSkeleton(data);
+    expect(text).toContain('search: properties vector_search matches');
+    expect(text).toMatch(new RegExp(`- :${L('Movie')} \\(38\\).* search: title, tagline\n`));
+    expect(text).toMatch(new RegExp(`- :${L('Employee')} \\(9\\).* search: firstName, lastName, notes`));
+    expect(text).not.toMatch(new RegExp(`- :${L('Order')} .*search:`));
   });
 
   it('422 naming an unknown label or property with close names, and a choice that yields no text', async () => {

@@ -6,6 +6,7 @@
  * something required is missing (a build in progress comes online without a reload).
  */
 import type { Status, StatusCheck } from '../../contract/status.js';
+import { describeLabel } from '../../contract/text-plan.js';
 import { request } from './api.js';
 import { announce, append, byId, h } from './dom.js';
 
@@ -27,6 +28,20 @@ function item(c: StatusCheck): HTMLLIElement {
     ': ',
     c.detail,
     c.fix ? h('div', { class: 'setup-fix' }, 'Fix: ', ...withCode(c.fix)) : null,
+  );
+}
+
+/** What is (or would be) indexed per label, folded: open by default when the graph has no text to index. */
+function planDetails(s: Status): HTMLElement | null {
+  const t = s.index_text;
+  if (!t?.plan.labels.length) return null;
+  const summary = t.source === 'build' ? 'What the search index holds, per label' : 'What a build would index, per label';
+  const open = s.checks.some((c) => c.id === 'graph' && !c.ok);
+  return h(
+    'details',
+    { class: 'setup-plan', id: 'setup-plan', ...(open ? { open: '' } : {}) },
+    h('summary', {}, summary),
+    h('ul', {}, ...t.plan.labels.map((l) => h('li', { 'data-label': l.label }, describeLabel(l)))),
   );
 }
 
@@ -63,6 +78,7 @@ export function renderSetup(s: Status): void {
     el,
     h('h3', { id: 'setup-title' }, title),
     h('ul', { class: 'setup-list' }, ...missing.map(item)),
+    planDetails(s),
     h('div', { class: 'setup-actions' }, recheck, ' ', hide),
   );
   if (!s.ready) timer = window.setTimeout(() => void refreshSetup(false), RECHECK_MS);
