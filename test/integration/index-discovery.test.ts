@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chunkLabel, quoteName } from '../../src/graph/dialect.js';
 import { dropSearchIndex } from '../../src/vector-index/index-writer.js';
 import { searchableProperties } from '../../src/vector-index/index-meta.js';
+import { buildVectorIndex } from '../../src/vector-index/index-build.js';
 import { computeSkeleton, formatSkeleton } from '../../src/graph/skeleton.js';
 import { createTestApp } from '../helpers/deps.js';
 import { loadMoviesNorthwind, moviesNorthwindLabels, moviesNorthwindQueries, removeMoviesNorthwind } from '../helpers/movies-northwind.js';
@@ -172,6 +173,37 @@ describe('text discovery', () => {
     expect(text).toMatch(new RegExp(`- :${L('Movie')} \\(38\\).* search: title, tagline\n`));
     expect(text).toMatch(new RegExp(`- :${L('Employee')} \\(9\\).* search: firstName, lastName, notes`));
     expect(text).not.toMatch(new RegExp(`- :${L('Order')} .*search:`));
+  });
+
+  it('a label whose nodes have TEXT_PROPERTY indexes exactly as without discovery (the sample graph, WikiPathways)', async () => {
+    const label = `TextDoc_${tag}`;
+    await q(
+      `UNWIND range(0, 19) AS i CREATE (:${quoteName(label)} {name: 'Doc ' + i, text: 'Body text number ' + i + ' of a document with text.',
+         notes: 'Other descriptive words ' + i, code: 'X-' + i})`,
+    );
+    const [on, off] = [`${index}_on`, `${index}_off`];
+    try {
+      const a = await buildVectorIndex(deps, { graph: 'neo4j', model: MODEL, indexName: on, choice: { labels: [label] }, discover: true });
+      const b = await buildVectorIndex(deps, {
+        graph: 'neo4j',
+        model: MODEL,
+        indexName: off,
+        choice: { labels: [label] },
+        discover: false,
+      });
+      expect(a.plan.labels).toEqual([expect.objectContaining({ label, source: 'text', body: ['text'] })]);
+      expect(b.plan.labels).toEqual([]);
+      const content = async (i: string) =>
+        (await q(`MATCH (c:${quoteName(chunkLabel(i))}) RETURN c.batch AS b, c.chunkText AS t ORDER BY t`)).map((r) => `${r.b}|${r.t}`);
+      const chunks = await content(on);
+      expect(chunks).toHaveLength(20);
+      expect(chunks).toEqual(await content(off));
+      expect(chunks[0]).toMatch(new RegExp(`\\|Doc 0 \\(${label}\\)\nBody text number 0 `));
+    } finally {
+      await q(`MATCH (n:${quoteName(label)}) DETACH DELETE n`);
+      await dropSearchIndex(driver, 'neo4j', on);
+      await dropSearchIndex(driver, 'neo4j', off);
+    }
   });
 
   it('422 naming an unknown label or property with close names, and a choice that yields no text', async () => {
