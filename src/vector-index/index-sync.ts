@@ -8,8 +8,9 @@
  * time) and stops there when it equals the bookmark the indexes were last in step at (kept in
  * Redis, `index-sync:<graph>`, so every instance shares it).
  *
- * When the graph changed, each index that has a build record (src/vector-index/index-meta.ts)
- * is brought in step by the build itself in sync mode: under the same per-index lock (so one
+ * When the graph changed, each index of this deployment (the names `/status` lists: its
+ * `VECTOR_INDEX_NAME`, and `<graph>_<model>` for other models) that has a build record
+ * (src/vector-index/index-meta.ts) is brought in step by the build itself in sync mode: under the same per-index lock (so one
  * process at a time, and never beside a build), with the recorded plan and settings, it streams
  * the nodes, and only batches whose content changed are embedded and written; batches the graph
  * already holds cost one lookup each, and chunks of deleted or changed nodes are removed at
@@ -26,7 +27,7 @@
 import neo4j, { type Driver } from 'neo4j-driver';
 import { DomainError } from '../errors.js';
 import { createKeys } from '../store/keys.js';
-import { buildVectorIndex, type IndexBuildDeps } from './index-build.js';
+import { buildVectorIndex, resolveIndexName, type IndexBuildDeps } from './index-build.js';
 import { listIndexMeta } from './index-meta.js';
 import { findModel } from '../contract/models.js';
 
@@ -136,6 +137,9 @@ export async function syncGraph(deps: IndexBuildDeps, graph: string, now: () => 
   for (const { index, settings } of await listIndexMeta(deps.graph.driver, graph)) {
     // An index of a model no longer in the registry cannot be embedded for; it stays as built.
     if (!findModel(settings.model)) continue;
+    // Only the indexes this deployment searches (its VECTOR_INDEX_NAME, the derived names of other
+    // models): another deployment sharing the database, with its own lock prefix, keeps its own.
+    if (resolveIndexName(deps.config, graph, settings.model) !== index) continue;
     results.push(await syncOne(deps, graph, index, settings.model));
   }
   const done = results.every((r) => r.outcome === 'synced' || r.outcome === 'needs-build');

@@ -35,6 +35,8 @@ function startCli(args: string[] = []): { child: ChildProcess; out: () => string
       KV_PREFIX: deps.kv.prefix,
       MODELS_DIR: deps.config.MODELS_DIR,
       LOG_LEVEL: 'warn',
+      // As the suite's own builds: this suite's text property only, not every label of the shared database.
+      INDEX_DISCOVER: 'false',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
