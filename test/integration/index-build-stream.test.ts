@@ -62,6 +62,8 @@ describe('index build progress stream', () => {
       batches_total: last.batches_done,
       batches_computed: last.batches_computed,
       batches_skipped: last.batches_skipped,
+      // Extension: the text plan (here the suite's text property alone: INDEX_DISCOVER=false in tests).
+      plan: { text_property: f.prop, only_labels: null, labels: [] },
     });
     expect(result.batches_computed).toBeGreaterThan(1);
 
