@@ -25,9 +25,15 @@ describe('graph server capabilities', () => {
     if (major === 5) {
       expect(info).toMatchObject({ cypher25: false, vectorFilters: false, defaultCypher: '5' });
     } else {
-      // 2026.x: Cypher 25 and filtered vector indexes; databases still default to Cypher 5.
+      // 2026.x: Cypher 25 and filtered vector indexes; a database defaults to Cypher 5 unless set otherwise.
       expect(major).toBeGreaterThanOrEqual(2026);
-      expect(info).toMatchObject({ cypher25: true, vectorFilters: true, defaultCypher: '5' });
+      expect(info).toMatchObject({ cypher25: true, vectorFilters: true });
+      const { records } = await driver.executeQuery(
+        'SHOW DATABASES YIELD name, defaultLanguage WHERE name = $name RETURN defaultLanguage',
+        { name: 'neo4j' },
+        { database: 'system' },
+      );
+      expect(`CYPHER ${info.defaultCypher}`).toBe(records[0]?.get('defaultLanguage'));
     }
   });
 
