@@ -45,6 +45,7 @@ describe('GET /config', () => {
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(Object.keys(body).sort()).toEqual([
+      'anon_reads',
       'hosted_agent_model',
       'hosted_available',
       'hosted_router_model',
