@@ -6,7 +6,8 @@
 # check of the embeddings against model2vec (a venv from PyPI) and the browser suite (installing
 # Debian's chromium if needed); then the suites that touch the graph once more on Neo4j's current
 # calendar release (scripts/neo4j.sh's NEO4J_VERSION=current, Bolt port 1235, Java 21+ found on
-# the machine), as 5.26 LTS is the default everywhere else. Arguments narrow the vitest run and
+# the machine), as 5.26 LTS is the default everywhere else; last, schemathesis against the
+# service's OpenAPI document (scripts/schemathesis.sh). Arguments narrow the vitest run and
 # skip the slower suites: `npm test -- test/unit`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,4 +29,7 @@ if [ "$#" -eq 0 ]; then
     test/integration/vector-search test/integration/sample-graph test/integration/status test/integration/mcp- \
     test/integration/agent-loop test/integration/eval test/integration/chat-lookup-index \
     test/integration/http test/integration/guards
+  # The OpenAPI document against the running service: schemathesis from PyPI, every check and
+  # phase, on a stack of its own (about 2 minutes; docs/benchmarks.md).
+  bash scripts/schemathesis.sh
 fi

@@ -129,5 +129,5 @@ export const FilterLabelsSchema = z
   .max(MAX_FILTER_LABELS)
   .openapi('FilterLabels', {
     description: `Keeps only nodes with at least one of these labels (1..${MAX_FILTER_LABELS}, exact spelling); a label the graph does not have is refused with close names.`,
-    example: ['Pathway'],
+    example: ['Mission'],
   });

@@ -9,19 +9,29 @@ import { ProviderSchema } from '../contract/providers.js';
 import type { AppDeps } from '../deps.js';
 import { AppError } from '../errors.js';
 import { BODY_PROBLEMS, UNAVAILABLE_PROBLEM, createRouter, issuedIdSchema, problem } from './openapi.js';
-import { hostedKeyMissing } from '../llm/clients.js';
 import { LIFETIMES } from '../store/keys.js';
 import { AnonHeaderSchema, resolveUser } from './chat-identity.js';
 
-const Provider = ProviderSchema;
 const ModelName = z.string().max(200);
 
-const ChatHeadersSchema = AnonHeaderSchema.extend({
-  'x-llm-provider': Provider.optional().openapi({ description: 'Agent provider for this request' }),
-  'x-llm-agent-model': ModelName.optional().openapi({ description: 'Agent model for this request' }),
-  'x-llm-router-provider': Provider.optional().openapi({ description: 'Router provider for this request' }),
-  'x-llm-router-model': ModelName.optional().openapi({ description: 'Router model for this request' }),
+/** Without a hosted key the document lists only `local`, so a client (or a fuzzer) reading it never sends what is refused. */
+const LocalOnly = z.enum(['local'], {
+  error: (issue) =>
+    issue.input === 'hosted'
+      ? 'the hosted provider is not configured on this server (HOSTED_LLM_API_KEY is empty); use local'
+      : 'expected "local" (the hosted provider is not configured on this server)',
 });
+
+/** The request headers; the providers named are the ones this server can use. */
+const chatHeadersSchema = (hostedAvailable: boolean) => {
+  const Provider = hostedAvailable ? ProviderSchema : LocalOnly;
+  return AnonHeaderSchema.extend({
+    'x-llm-provider': Provider.optional().openapi({ description: 'Agent provider for this request' }),
+    'x-llm-agent-model': ModelName.optional().openapi({ description: 'Agent model for this request' }),
+    'x-llm-router-provider': Provider.optional().openapi({ description: 'Router provider for this request' }),
+    'x-llm-router-model': ModelName.optional().openapi({ description: 'Router model for this request' }),
+  });
+};
 
 const chatRequestSchema = (maxChars: number) =>
   z
@@ -67,14 +77,14 @@ export function chatRoutes(deps: AppDeps) {
     tags: ['chat'],
     summary: 'Queues a chat job; follow it on /chat/job/{job_id} or its /stream',
     request: {
-      headers: ChatHeadersSchema,
+      headers: chatHeadersSchema(llm.available('hosted')),
       body: { required: true, content: { 'application/json': { schema: chatRequestSchema(config.CHAT_MAX_MESSAGE_CHARS) } } },
     },
     responses: {
       202: { description: 'Job accepted', content: { 'application/json': { schema: JobSubmissionSchema } } },
       ...BODY_PROBLEMS,
       401: problem('x-anon-id is unknown or expired'),
-      422: problem('Invalid body or header (e.g. hosted provider without a configured key)'),
+      422: problem('Invalid body or header (a provider this server has no key for is not listed)'),
       429: problem(`More than ${maxRequests} requests or ${maxTokens} tokens in 10 minutes; see Retry-After`),
       ...UNAVAILABLE_PROBLEM,
       503: problem('A dependency is unavailable, or the queue holds QUEUE_MAX_PENDING jobs; see Retry-After'),
@@ -112,8 +122,7 @@ export function chatRoutes(deps: AppDeps) {
     .openapi(messageRoute, async (c) => {
       const h = c.req.valid('header');
       const body = c.req.valid('json');
-      if (h['x-llm-provider'] === 'hosted' && !llm.available('hosted')) throw hostedKeyMissing('header.x-llm-provider');
-      if (h['x-llm-router-provider'] === 'hosted' && !llm.available('hosted')) throw hostedKeyMissing('header.x-llm-router-provider');
+      // `hosted` without a key never gets here: the header schema lists only what this server has.
 
       const user = await resolveUser(users, h['x-anon-id']);
       if (!user && config.ANON_LIMITS === 'address') {

@@ -85,7 +85,8 @@ export function guards(config: GuardConfig): MiddlewareHandler<AppEnv> {
         return deny(403, 'forbidden-origin', `Origin "${origin.slice(0, 100)}" may not call this; add it to CORS_ORIGINS`);
       }
     }
-    const token = mcp ? config.MCP_TOKEN : path.startsWith('/dev/') ? config.ADMIN_TOKEN : '';
+    // Every /dev/* route is a POST: another method goes on to its 405, which guards nothing.
+    const token = mcp ? config.MCP_TOKEN : path.startsWith('/dev/') && c.req.method === 'POST' ? config.ADMIN_TOKEN : '';
     if (token && c.req.method !== 'OPTIONS') {
       const sent = /^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '')?.[1]?.trim() ?? '';
       if (!safeEqual(sent, token)) {

@@ -80,6 +80,7 @@ const route = createRoute({
       },
     },
     ...BODY_PROBLEMS,
+    401: problem('ADMIN_TOKEN is set and the request lacks `Authorization: Bearer <ADMIN_TOKEN>`'),
     404: problem('Unknown graph'),
     409: problem('A build of that index is already running'),
     422: problem(
@@ -112,6 +113,7 @@ const planRoute = createRoute({
   responses: {
     200: { description: 'The plan', content: { 'application/json': { schema: TextPlanSchema } } },
     ...BODY_PROBLEMS,
+    401: problem('ADMIN_TOKEN is set and the request lacks `Authorization: Bearer <ADMIN_TOKEN>`'),
     404: problem('Unknown graph'),
     422: problem('Invalid body, or `labels`/`properties` naming what the graph lacks (with close names) or yielding no text'),
     503: problem('Graph database unavailable'),

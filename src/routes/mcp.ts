@@ -10,12 +10,18 @@ import type { AppDeps } from '../deps.js';
 import { createMcpHandler, jsonRpcError } from '../mcp/http.js';
 import { type AppEnv, createRouter } from './openapi.js';
 
+// As strict as the transport's own parsing (the SDK's JSONRPCRequestSchema): no other members,
+// an integer or string id, named params only (MCP never sends a list), `_meta` an object.
 const JsonRpcSchema = z
-  .object({
+  .strictObject({
     jsonrpc: z.literal('2.0'),
-    id: z.union([z.string(), z.number()]).optional(),
+    id: z.union([z.string(), z.number().int()]).optional(),
     method: z.string(),
-    params: z.unknown().optional(),
+    params: z
+      .looseObject({
+        _meta: z.looseObject({ progressToken: z.union([z.string(), z.number().int()]).optional() }).optional(),
+      })
+      .optional(),
   })
   .openapi('JsonRpcMessage');
 
@@ -25,6 +31,20 @@ const DESCRIPTION =
   'POST `initialize` without `Mcp-Session-Id` opens a session (the id comes back in `Mcp-Session-Id`); send that header on later ' +
   'POSTs, on GET (server-to-client SSE stream) and on DELETE (ends the session). A POST of any other request without the header ' +
   'is answered statelessly. Send `Accept: application/json, text/event-stream`.';
+
+/**
+ * A request that accepts any type (the media range star-slash-star, or no Accept at all, which
+ * RFC 9110 reads the same way) is given the two types the MCP transport asks clients to list, instead of a 406:
+ * such a client takes the JSON or the event stream the transport answers with. A client that
+ * names types and leaves one of those out still gets the transport's 406.
+ */
+function acceptingAll(req: Request): Request {
+  const accept = req.headers.get('accept');
+  if (accept && !accept.includes('*/*')) return req;
+  const headers = new Headers(req.headers);
+  headers.set('accept', 'application/json, text/event-stream');
+  return new Request(req, { headers });
+}
 
 /** The MCP endpoint at `/mcp` (and `/mcp/`). */
 export function mcpRoutes(deps: AppDeps) {
@@ -38,7 +58,7 @@ export function mcpRoutes(deps: AppDeps) {
     tags: ['mcp'],
     summary: 'MCP endpoint for outside agents (JSON-RPC over streamable HTTP)',
     description: DESCRIPTION,
-    request: { body: { content: { 'application/json': { schema: JsonRpcSchema } } } },
+    request: { body: { required: true, content: { 'application/json': { schema: JsonRpcSchema } } } },
     responses: {
       200: { description: 'JSON-RPC response, as JSON or as an SSE stream (`text/event-stream`)' },
       202: { description: 'Notification or response accepted' },
@@ -49,7 +69,7 @@ export function mcpRoutes(deps: AppDeps) {
       415: { description: 'JSON-RPC error: the body must be application/json' },
     },
   });
-  const SESSION_HEADER = z.object({ 'mcp-session-id': z.string().openapi({ description: 'The id `initialize` returned' }) });
+  const SESSION_HEADER = z.object({ 'mcp-session-id': z.string().min(1).openapi({ description: 'The id `initialize` returned' }) });
   router.openAPIRegistry.registerPath({
     method: 'get',
     path: '/mcp',
@@ -103,7 +123,7 @@ export function mcpRoutes(deps: AppDeps) {
         },
       );
     }
-    return handle(c.req.raw, client);
+    return handle(acceptingAll(c.req.raw), client);
   };
   router.all('/mcp', limited);
   router.all('/mcp/', limited);

@@ -14,7 +14,7 @@ const MAX_NEIGHBORS = 50;
 export function vectorRoutes(deps: AppDeps) {
   const SearchRequestSchema = z
     .object({
-      query: z.string().min(1).openapi({ example: 'glycolysis enzymes' }),
+      query: z.string().min(1).openapi({ example: 'missions to Jupiter' }),
       graph_name: z.string().min(1).openapi({ example: 'neo4j' }),
       model: ModelNameSchema,
       top_k: z

@@ -242,7 +242,8 @@ describe('POST /chat/message validation', () => {
     expect((await problems({ message: 'hi' }, { 'x-llm-router-provider': 'x' })).status).toBe(422);
     const hosted = await problems({ message: 'hi' }, { 'x-llm-router-provider': 'hosted' });
     expect(hosted.status).toBe(422);
-    expect(hosted.body.detail).toMatch(/hosted provider is not configured.*HOSTED_LLM_API_KEY/);
+    expect(hosted.body.errors[0]).toMatchObject({ path: 'header.x-llm-router-provider' });
+    expect(hosted.body.errors[0].message).toMatch(/hosted provider is not configured.*HOSTED_LLM_API_KEY/);
     expect((await problems({ message: 'hi' }, { 'x-llm-provider': 'local' })).status).toBe(202);
   });
 

@@ -129,3 +129,58 @@ describe('the OpenAPI document lists what the service answers', async () => {
     expect((await problemOf(res)).errors?.map((e) => e.path)).toEqual(['body.message']);
   });
 });
+
+describe('issue 33: what schemathesis found the document did not say', async () => {
+  const doc = (await (await app.request('/openapi.json')).json()) as {
+    paths: Record<string, Record<string, { requestBody?: any; responses: Record<string, any>; parameters?: any[] }>>;
+    components: { schemas: Record<string, any> };
+  };
+  const header = (path: string, method: string, name: string) => doc.paths[path]![method]!.parameters!.find((p) => p.name === name)!;
+
+  it('an empty Mcp-Session-Id is not a session id, and a POST to /mcp needs a body', async () => {
+    expect(header('/mcp', 'get', 'mcp-session-id').schema.minLength).toBe(1);
+    expect(header('/mcp', 'delete', 'mcp-session-id').schema.minLength).toBe(1);
+    expect(doc.paths['/mcp']!.post!.requestBody.required).toBe(true);
+    // JSON-RPC members only, params named (MCP never sends a list): the transport refuses others.
+    expect(doc.components.schemas.JsonRpcMessage).toMatchObject({
+      additionalProperties: false,
+      properties: { params: { type: 'object' } },
+    });
+  });
+
+  it('lists only the providers the server has a key for, and refuses hosted by that rule', async () => {
+    expect(header('/chat/message', 'post', 'x-llm-provider').schema.enum).toEqual(['local']);
+    expect(header('/chat/message', 'post', 'x-llm-router-provider').schema.enum).toEqual(['local']);
+    const keyed = createTestApp({ HOSTED_LLM_API_KEY: 'sk-test' });
+    try {
+      const keyedDoc = (await (await keyed.app.request('/openapi.json')).json()) as typeof doc;
+      const p = keyedDoc.paths['/chat/message']!.post!.parameters!.find((x) => x.name === 'x-llm-provider');
+      expect(p.schema.enum).toEqual(['local', 'hosted']);
+    } finally {
+      await keyed.deps.close();
+    }
+  });
+
+  it('documents 401 on /dev/* (ADMIN_TOKEN), and a method /dev/* does not route is a 405 even without the token', async () => {
+    for (const path of Object.keys(doc.paths).filter((p) => p.startsWith('/dev/'))) {
+      expect(Object.keys(doc.paths[path]!.post!.responses), path).toContain('401');
+    }
+    const guarded = createTestApp({ ADMIN_TOKEN: 'secret' });
+    try {
+      const trace = await guarded.app.request('/dev/build_vector_index', { method: 'PUT' });
+      expect(trace.status).toBe(405);
+      const post = await guarded.app.request('/dev/build_vector_index', {
+        method: 'POST',
+        body: '{}',
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(post.status).toBe(401);
+    } finally {
+      await guarded.deps.close();
+    }
+  });
+
+  it("the search example's label is one the sample graph has", () => {
+    expect(doc.components.schemas.FilterLabels.example).toEqual(['Mission']);
+  });
+});

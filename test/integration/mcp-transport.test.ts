@@ -209,9 +209,21 @@ describe('bad requests get JSON-RPC errors', () => {
     await expectJsonRpcError(await fetch(srv.url, { method: 'PUT', body: '{}' }), 405, -32000);
   });
 
-  it('a POST without the Accept header streamable HTTP requires: 406', async () => {
-    const res = await fetch(srv.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: toolCall(1, 'RETURN 1') });
+  it('a POST whose Accept names types but leaves out text/event-stream: 406', async () => {
+    const headers = { 'content-type': 'application/json', accept: 'application/json' };
+    const res = await fetch(srv.url, { method: 'POST', headers, body: toolCall(1, 'RETURN 1') });
     await expectJsonRpcError(res, 406, -32000);
+  });
+
+  it('a POST that accepts anything (Accept: */*, as fetch sends, or none) is answered, not refused', async () => {
+    // The OpenAPI document cannot declare Accept (OpenAPI ignores it as a parameter), so a
+    // client built from it sends */* or nothing: it was a 406.
+    for (const accept of ['*/*', undefined]) {
+      const headers: Record<string, string> = { 'content-type': 'application/json', ...(accept ? { accept } : {}) };
+      const res = await fetch(srv.url, { method: 'POST', headers, body: toolCall(1, 'RETURN 1') });
+      expect(res.status, String(accept)).toBe(200);
+      expect(await res.text()).toContain('"result"');
+    }
   });
 });
 
