@@ -120,6 +120,8 @@ export const SearchFilterSchema = z
       `groups of conditions (two levels at most, ${MAX_FILTER_CONDITIONS} conditions in all). Example: ` +
       '`{"and": [{"property": "year", "op": ">=", "value": 2000}, {"property": "species", "op": "in", "value": ["Homo sapiens"]}]}`. ' +
       'A property the graph does not have is refused with close names.',
+    // Holds on the sample graph (Mission.launchDate), as the document's examples must.
+    example: { property: 'launchDate', op: '>=', value: '2000-01-01' },
   });
 
 /** `labels`: nodes carrying any of them. */

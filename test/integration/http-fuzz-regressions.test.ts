@@ -180,7 +180,8 @@ describe('issue 33: what schemathesis found the document did not say', async () 
     }
   });
 
-  it("the search example's label is one the sample graph has", () => {
+  it("the search example's label and filter hold on the sample graph", () => {
     expect(doc.components.schemas.FilterLabels.example).toEqual(['Mission']);
+    expect(doc.components.schemas.SearchFilter.example).toEqual({ property: 'launchDate', op: '>=', value: '2000-01-01' });
   });
 });
