@@ -6,7 +6,7 @@
  */
 import { loadConfig } from '../config.js';
 import type { Status } from '../contract/status.js';
-import { describeLabel } from '../contract/text-plan.js';
+import { describeLabel } from '../contract/text-plan-lines.js';
 import { sleep } from '../lib/timeout.js';
 import { parseOptions, type Command } from './command.js';
 

@@ -14,7 +14,7 @@ export const TextPropertiesSchema = z
     description:
       'Label → the properties that make its nodes’ text, overriding discovery for that label. A leading name-like property ' +
       '(or a first and last name pair) names the node in its chunks’ header; the rest is its text, in the order given.',
-    example: { Movie: ['title', 'tagline'], Person: ['name'] },
+    example: { Mission: ['displayName', 'text'] },
   });
 
 /** The optional fields a build request and a plan request share. */
@@ -26,7 +26,7 @@ export const TextChoiceFields = {
     .optional()
     .openapi({
       description: 'Index only nodes with one of these labels (default `INDEX_LABELS`, else every label)',
-      example: ['Movie', 'Person'],
+      example: ['Mission', 'Person'],
     }),
   properties: TextPropertiesSchema.optional(),
 };
@@ -54,19 +54,3 @@ export const TextPlanSchema = z
 
 /** The body of {@link TextPlanSchema}. */
 export type TextPlanBody = z.infer<typeof TextPlanSchema>;
-
-/** One label of a plan on the wire. */
-export type LabelPlanBody = TextPlanBody['labels'][number];
-
-/** One line per label for people: `Movie (38 nodes): name title; text tagline; skipped released (holds INTEGER values)`. */
-export function describeLabel(l: LabelPlanBody): string {
-  const head = `${l.label} (${l.nodes} node${l.nodes === 1 ? '' : 's'})`;
-  if (l.source === 'text') return `${head}: its "${l.text[0]}" property, as set by TEXT_PROPERTY`;
-  const parts: string[] = [];
-  if (l.source === 'none') parts.push('nothing indexed');
-  if (l.name.length) parts.push(`name ${l.name.join(' + ')}`);
-  if (l.text.length) parts.push(`text ${l.text.join(', ')}`);
-  if (l.source === 'explicit') parts.push('as chosen');
-  if (l.skipped.length) parts.push(`skipped ${l.skipped.map((s) => `${s.property} (${s.detail})`).join(', ')}`);
-  return `${head}: ${parts.join('; ')}`;
-}

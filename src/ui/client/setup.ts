@@ -6,7 +6,7 @@
  * something required is missing (a build in progress comes online without a reload).
  */
 import type { Status, StatusCheck } from '../../contract/status.js';
-import { describeLabel } from '../../contract/text-plan.js';
+import { describeLabel } from '../../contract/text-plan-lines.js';
 import { request } from './api.js';
 import { announce, append, byId, h } from './dom.js';
 
