@@ -25,14 +25,14 @@ export interface GraphStats {
 
 /**
  * Reads the counts and indexes of `database`; text nodes as the text plan's parameters count them
- * (`textParams`, src/vector-index/index-source.ts). Each query runs with `timeoutMs`; one that fails
+ * (`textParams`, src/vector-index/index-source.ts; a promise of them lets the plan be read meanwhile). Each query runs with `timeoutMs`; one that fails
  * leaves its figure null, so a slow text count does not hide the rest.
  * @throws the driver's error when the database cannot be reached at all.
  */
 export async function graphStats(
   driver: Driver,
   database: string,
-  textParams: Record<string, unknown>,
+  textParams: Record<string, unknown> | Promise<Record<string, unknown>>,
   timeoutMs: number,
 ): Promise<GraphStats> {
   // Reads only: on a cluster they may go to a follower.
@@ -62,7 +62,8 @@ export async function graphStats(
   const [nodes, relationships, textNodes, ...chunks] = await Promise.all([
     count('MATCH (n) RETURN count(n)'),
     count('MATCH ()-[r]->() RETURN count(r)'),
-    count(COUNT_TEXT_NODES, textParams),
+    // The text plan may still be read while the other counts run.
+    Promise.resolve(textParams).then((params) => count(COUNT_TEXT_NODES, params)),
     ...indexLabels.map((l) => count(`MATCH (n:${quoteName(l)}) RETURN count(n)`)),
   ]);
   const chunkNodes = chunks.reduce<number | null>((sum, n) => (sum === null || n === null ? null : sum + n), 0);

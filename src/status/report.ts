@@ -40,6 +40,8 @@ export interface StatusReporter {
 const GRAPH_TIMEOUT_MS = 2_000;
 /** How long the text plan shown is reused: a preview samples every label, so not on every report. */
 const PLAN_TTL_MS = 30_000;
+/** How long a report waits for the plan (a preview samples each label, once per PLAN_TTL_MS). */
+const PLAN_TIMEOUT_MS = 2_000;
 const PROBE_TIMEOUT_MS = 2_000;
 
 /** A value computed at most once per `ttlMs`; callers during a computation share it. */
@@ -92,14 +94,13 @@ export function createStatusReporter(deps: AppDeps, opts: StatusReporterOptions 
   };
 
   /** The configured index's recorded plan, else what a build would index now; null when the graph cannot be read in time. */
-  const planInfo = cached(PLAN_TTL_MS, async () => {
-    const work = async () => {
-      const meta = await readIndexMeta(deps.graph.driver, graphName, config.VECTOR_INDEX_NAME);
-      if (meta) return { source: 'build' as const, built_at: meta.builtAt, plan: meta.plan };
-      return { source: 'preview' as const, built_at: null, plan: await previewTextPlan(deps, { graph: graphName }) };
-    };
-    return withTimeout(work(), 3 * GRAPH_TIMEOUT_MS, 'text plan').catch(() => null);
+  const readPlan = cached(PLAN_TTL_MS, async () => {
+    const meta = await readIndexMeta(deps.graph.driver, graphName, config.VECTOR_INDEX_NAME);
+    if (meta) return { source: 'build' as const, built_at: meta.builtAt, plan: meta.plan };
+    return { source: 'preview' as const, built_at: null, plan: await previewTextPlan(deps, { graph: graphName }) };
   });
+  // A slow preview goes on in the background and serves the next report; this one goes without it.
+  const planInfo = () => withTimeout(readPlan(), PLAN_TIMEOUT_MS, 'text plan').catch(() => null);
 
   /** The sync's state, and whether the graph was written to since the indexes were last in step. */
   const syncInfo = async (): Promise<Status['sync']> => {
@@ -122,12 +123,20 @@ export function createStatusReporter(deps: AppDeps, opts: StatusReporterOptions 
 
   const build = async (): Promise<Status> => {
     const server = serverStatus(deps.graph, GRAPH_TIMEOUT_MS); // beside the other probes
-    const text = await planInfo();
-    const plan: TextPlan = text?.plan ?? { textProperty: config.TEXT_PROPERTY, only: null, labels: [] };
-    const [stats, kvUp, queue, router, agent, modelFiles, sync] = await Promise.all([
+    // The plan is read beside the other probes; only the text count waits for it.
+    const textP = planInfo();
+    const fallback: TextPlan = { textProperty: config.TEXT_PROPERTY, only: null, labels: [] };
+    const [text, stats, kvUp, queue, router, agent, modelFiles, sync] = await Promise.all([
+      textP,
       withTimeout(
-        graphStats(deps.graph.driver, graphName, textParams(plan), GRAPH_TIMEOUT_MS),
-        GRAPH_TIMEOUT_MS + 500,
+        graphStats(
+          deps.graph.driver,
+          graphName,
+          textP.then((t) => textParams(t?.plan ?? fallback)),
+          GRAPH_TIMEOUT_MS,
+        ),
+        // The text count starts once the plan is read (a preview samples every label).
+        PLAN_TIMEOUT_MS + GRAPH_TIMEOUT_MS + 500,
         'graph stats',
       ).catch(() => null as GraphStats | null),
       deps.kv.ping(1_000),
