@@ -1,7 +1,8 @@
 /**
  * Every piece of Neo4j-specific Cypher behind the vector index lives here (vector index DDL,
  * `db.create.setNodeVectorProperty`, `db.index.vector.queryNodes`, type predicates,
- * `CALL { } IN TRANSACTIONS`), so that another Bolt database (Memgraph) can be added by writing
+ * `CALL () { } IN TRANSACTIONS`; subqueries import variables by the scope clause `CALL (x) { }`,
+ * since `CALL { WITH x }` is deprecated on 5.26 and the calendar releases), so that another Bolt database (Memgraph) can be added by writing
  * a second dialect rather than editing the build and the search.
  *
  * Storage design: the vectors of index `<name>` are kept on separate chunk nodes labelled
@@ -149,7 +150,7 @@ WITH c, row
 CALL db.create.setNodeVectorProperty(c, 'embedding', row.vector)`,
     deleteStale: `
 MATCH (c:${label}) WHERE NOT c.batch IN $keys
-CALL { WITH c DELETE c } IN TRANSACTIONS OF 10000 ROWS`,
+CALL (c) { DELETE c } IN TRANSACTIONS OF 10000 ROWS`,
     createVectorIndex: `
 CREATE VECTOR INDEX ${quoteName(indexName)} IF NOT EXISTS
 FOR (c:${label}) ON (c.embedding)
@@ -163,7 +164,7 @@ FOR (c:${label}) ON EACH [c.chunkText]
 OPTIONS {indexConfig: {\`fulltext.analyzer\`: $analyzer}}`,
     dropFulltextIndex: `DROP INDEX ${quoteName(fulltextIndexName(indexName))} IF EXISTS`,
     dropBatchIndex: `DROP INDEX ${quoteName(batchIndexName(indexName))} IF EXISTS`,
-    deleteAll: `MATCH (c:${label}) CALL { WITH c DELETE c } IN TRANSACTIONS OF 10000 ROWS`,
+    deleteAll: `MATCH (c:${label}) CALL (c) { DELETE c } IN TRANSACTIONS OF 10000 ROWS`,
   };
 }
 
@@ -220,8 +221,7 @@ const RESULT_FIELDS = `${dbIdOf('n')} AS dbId, ${textFields('n')}, score, elemen
  * data skipped; `out` is true when `n` is the start), names cut to `$nameChars` so rows stay small.
  */
 const NODE_RELS = `
-CALL {
-  WITH n
+CALL (n) {
   MATCH (n)-[r]-(m) WHERE ${notIndexNode('m')}
   WITH n, r, m LIMIT $scan
   RETURN collect({type: type(r), out: startNode(r) = n,
@@ -260,10 +260,10 @@ WITH c.nodeId AS nodeId, max(score) AS score`;
  * comparison. Scores lie in 0..1: 1 is first in both lists.
  */
 const HYBRID_HITS = `
-CALL {${VECTOR_HITS}
+CALL () {${VECTOR_HITS}
   RETURN collect({nodeId: nodeId, score: score}) AS vector, max(score) AS vtop
 }
-CALL {${FULLTEXT_HITS}
+CALL () {${FULLTEXT_HITS}
   RETURN collect({nodeId: nodeId, score: score}) AS fulltext, max(score) AS ftop
 }
 UNWIND [x IN vector | {nodeId: x.nodeId, s: $alpha * x.score / vtop}]
@@ -296,7 +296,7 @@ export function missingIndexKind(err: unknown): 'vector' | 'fulltext' | null {
  * search query reads them (`rels`, `degree`; `$scan`, `$nameChars`), in the same round trip.
  */
 export const NODE_BY_DBID = `
-CALL {
+CALL () {
   MATCH (n) WHERE n.dbId = $id RETURN n
   UNION
   MATCH (n) WHERE id(n) = $id RETURN n
