@@ -38,6 +38,9 @@ export function benchModels(): { dir: string; description: string } {
 export function benchConfig(modelsDir: string, extra: Record<string, string> = {}): Config {
   return loadConfig({
     GRAPHDB_URL: '127.0.0.1',
+    // Benches index their own text property in a shared database: measuring the same index as
+    // before discovery existed (bench:discovery and bench:index pass their own choice).
+    INDEX_DISCOVER: 'false',
     ...process.env,
     MODELS_DIR: modelsDir,
     DATA_DIR: process.env.BENCH_DATA_DIR ?? 'test-output/bench-data',
