@@ -102,6 +102,8 @@ function idLike(v: string): boolean {
 /** The kind of one value, or null when it reads as text. Order matters: a blob is not checked as a word. */
 function valueKind(v: string): SkipReason | null {
   const s = v.trim();
+  // Before the word check: a UUID of digits and a-f only has no word either, but it is an identifier.
+  if (UUID.test(s)) return 'identifier';
   if (HEX.test(s) || BASE64.test(s) || s.split(/\s+/).some((t) => t.length > LONG_TOKEN)) return 'blob';
   if (URL_LIKE.test(s)) return 'url';
   if (ISO_DATE.test(s) || OTHER_DATE.test(s)) return 'date';
