@@ -295,7 +295,9 @@ export async function buildVectorIndex(deps: IndexBuildDeps, opts: BuildIndexOpt
     report();
     lock.assertHeld();
     let t = performance.now();
-    const chunksDeleted = await writer.deleteStale(keys);
+    // Every batch is now in the graph in full (written or found), and a batch key names its
+    // content, so when the index holds as many chunks as the batches, nothing else is left.
+    const chunksDeleted = await writer.deleteStale(keys, progress.chunksDone);
     await cache.prune(new Set(keys));
     // A sync records the plan only when it planned new labels, so an unchanged graph stays unwritten.
     if (!recorded || JSON.stringify(recorded.plan.labels.map((l) => l.label)) !== JSON.stringify(plan.labels.map((l) => l.label))) {

@@ -51,8 +51,12 @@ export interface IndexWriter {
   hasBatch(key: string, size: number): Promise<boolean>;
   /** Replaces batch `key` by the given chunks and vectors, in one transaction. */
   writeBatch(key: string, chunks: readonly ChunkRef[], vectors: readonly Float32Array[]): Promise<void>;
-  /** Deletes chunk nodes of batches not in `keys` (nodes removed or changed since the last build); returns how many. */
-  deleteStale(keys: readonly string[]): Promise<number>;
+  /**
+   * Deletes chunk nodes of batches not in `keys` (nodes removed or changed since the last build);
+   * returns how many. `total` is the number of chunks those batches hold: when the index holds
+   * exactly that many (the count store: no scan), none can be stale and nothing is scanned.
+   */
+  deleteStale(keys: readonly string[], total?: number): Promise<number>;
   /** Polls until the vector and full-text indexes are ONLINE, reporting population (the lower of the two). */
   awaitOnline(onPercent?: (percent: number) => void, timeoutMs?: number): Promise<void>;
 }
@@ -139,7 +143,8 @@ export function createIndexWriter(opts: IndexWriterOptions): IndexWriter {
     async writeBatch(key, chunks, vectors) {
       await run(q.writeBatch, { key, rows: toRows(chunks, vectors) });
     },
-    deleteStale(keys) {
+    async deleteStale(keys, total) {
+      if (total !== undefined && Number((await run(q.countChunks)).records[0]?.get('n')) === total) return 0;
       return autoCommit(driver, database, q.deleteStale, { keys });
     },
     async awaitOnline(onPercent, timeoutMs = 30 * 60_000) {
