@@ -4,6 +4,7 @@
  */
 import neo4j, { type Driver } from 'neo4j-driver';
 import type { Config } from '../config.js';
+import { DomainError } from '../errors.js';
 import { withTimeout } from '../lib/timeout.js';
 import { createServerInfo, type ServerInfo } from './server-info.js';
 
@@ -80,4 +81,9 @@ export function createGraphStore(opts: GraphStoreOptions): GraphStore {
     server: createServerInfo(driver, opts.GRAPHDB_GRAPH),
     close: () => driver.close(),
   };
+}
+
+/** Throws the 404 for a graph (Neo4j database) the server does not have. */
+export async function assertGraph(graph: Pick<GraphStore, 'hasGraph'>, database: string): Promise<void> {
+  if (!(await graph.hasGraph(database))) throw new DomainError('not-found', 'unknown-graph', `graph "${database}" does not exist`);
 }

@@ -8,7 +8,7 @@ import neo4j, { type Node } from 'neo4j-driver';
 import type { NodeDetails } from '../contract/graph.js';
 import { DomainError, isDependencyDown } from '../errors.js';
 import { INDEX_LABEL_PREFIX, NODE_BY_DBID } from './dialect.js';
-import type { GraphStore } from './driver.js';
+import { assertGraph, type GraphStore } from './driver.js';
 import { NEIGHBOR_NAME_CHARS, NEIGHBOR_SCAN, nodeContext, type RawNeighbor } from './neighbors.js';
 import { toPlainJson, vectorLength, type Json } from './plain-json.js';
 import { isTransactionTimeout } from './read-query.js';
@@ -46,7 +46,7 @@ export async function readNodeDetails(
   { timeoutMs }: { timeoutMs: number },
 ): Promise<NodeDetails> {
   try {
-    if (!(await graph.hasGraph(database))) throw new DomainError('not-found', 'unknown-graph', `graph "${database}" does not exist`);
+    await assertGraph(graph, database);
     const session = graph.driver.session({ database, defaultAccessMode: neo4j.session.READ });
     try {
       return await session.executeRead(

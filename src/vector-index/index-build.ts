@@ -13,7 +13,7 @@
  */
 import type { Config } from '../config.js';
 import type { EmbedderPool } from '../embeddings/embedders.js';
-import type { GraphStore } from '../graph/driver.js';
+import { assertGraph, type GraphStore } from '../graph/driver.js';
 import { DomainError } from '../errors.js';
 import { COUNT_TEXT_NODES } from '../graph/dialect.js';
 import { readTextPlan, type TextChoice, type TextPlan } from '../graph/text-plan.js';
@@ -129,7 +129,7 @@ export function resolveIndexName(config: IndexBuildDeps['config'], graph: string
 /** Checks what can be checked before any work: model in the registry (422), graph exists (404). */
 export async function validateBuildTarget(deps: Pick<IndexBuildDeps, 'graph'>, graph: string, model: string): Promise<void> {
   if (!findModel(model)) throw unknownModel(model);
-  if (!(await deps.graph.hasGraph(graph))) throw new DomainError('not-found', 'unknown-graph', `graph "${graph}" does not exist`);
+  await assertGraph(deps.graph, graph);
 }
 
 /** What to plan: the graph, and the choice and discovery a build would use (defaults from config). */
@@ -148,7 +148,7 @@ const configChoice = (config: Config): TextChoice => ({ labels: config.INDEX_LAB
  * @throws DomainError 404 unknown graph, 422 a choice naming what the graph lacks.
  */
 export async function previewTextPlan(deps: Pick<IndexBuildDeps, 'graph' | 'config'>, req: PlanRequest): Promise<TextPlan> {
-  if (!(await deps.graph.hasGraph(req.graph))) throw new DomainError('not-found', 'unknown-graph', `graph "${req.graph}" does not exist`);
+  await assertGraph(deps.graph, req.graph);
   return readTextPlan(deps.graph.driver, req.graph, {
     textProperty: deps.config.TEXT_PROPERTY,
     choice: req.choice ?? configChoice(deps.config),

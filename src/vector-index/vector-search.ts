@@ -26,7 +26,7 @@ import neo4j from 'neo4j-driver';
 import { type AutoRead, withAutoRead } from '../graph/auto-read.js';
 import type { Config } from '../config.js';
 import type { EmbedderPool } from '../embeddings/embedders.js';
-import type { GraphStore } from '../graph/driver.js';
+import { assertGraph, type GraphStore } from '../graph/driver.js';
 import { DomainError } from '../errors.js';
 import { fulltextIndexName, indexStatements, missingIndexKind, searchQuery } from '../graph/dialect.js';
 import { type CompiledFilter, compileFilter } from '../graph/filter-cypher.js';
@@ -307,7 +307,7 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
           errors: [{ path: 'topK', message: `must be an integer from 1 to ${MAX_TOP_K}` }],
         });
       }
-      if (!(await deps.graph.hasGraph(graph))) throw new DomainError('not-found', 'unknown-graph', `graph "${graph}" does not exist`);
+      await assertGraph(deps.graph, graph);
       const filter = compileFilter(labels, where);
       if (filter) await checkNames(graph, { labels, where });
       const index = resolveIndexName(config, graph, model);
