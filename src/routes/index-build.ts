@@ -12,9 +12,8 @@ import type { AppDeps } from '../deps.js';
 import { toAppError, toProblem } from '../errors.js';
 import type { Logger } from '../lib/log.js';
 import { buildVectorIndex, previewTextPlan, type BuildReport, type BuildProgress } from '../vector-index/index-build.js';
-import { textPlanBody, type TextChoice } from '../graph/text-plan.js';
+import { textPlanBody } from '../graph/text-plan.js';
 import { TextChoiceFields, TextPlanSchema } from '../contract/text-plan.js';
-import type { Config } from '../config.js';
 import { progressEvery } from '../vector-index/progress.js';
 import { ModelNameSchema } from '../contract/models.js';
 import { BODY_PROBLEMS, createRouter, inRequest, problem, SSE_HEADERS } from './openapi.js';
@@ -120,12 +119,6 @@ const planRoute = createRoute({
   },
 });
 
-/** A request's choice, each part defaulting to its setting. */
-const choiceOf = (config: Config, body: { labels?: string[]; properties?: Record<string, string[]> }): TextChoice => ({
-  labels: body.labels ?? config.INDEX_LABELS,
-  properties: body.properties ?? config.INDEX_PROPERTIES,
-});
-
 /** Field paths of the plan's errors in the request body. */
 const CHOICE_PATHS = { labels: 'body.labels', properties: 'body.properties', model: 'body.model' };
 
@@ -198,7 +191,10 @@ export function indexBuildRoutes(deps: AppDeps) {
   return createRouter()
     .openapi(planRoute, async (c) => {
       const body = c.req.valid('json');
-      const plan = await previewTextPlan(deps, { graph: body.graph_name, choice: choiceOf(deps.config, body) }).catch((err: unknown) => {
+      const plan = await previewTextPlan(deps, {
+        graph: body.graph_name,
+        choice: { labels: body.labels, properties: body.properties },
+      }).catch((err: unknown) => {
         throw inRequest(err, CHOICE_PATHS);
       });
       return c.json(textPlanBody(plan), 200);
@@ -206,7 +202,7 @@ export function indexBuildRoutes(deps: AppDeps) {
     .openapi(route, async (c) => {
       const body = c.req.valid('json');
       const { graph_name, model } = body;
-      const choice = choiceOf(deps.config, body);
+      const choice = { labels: body.labels, properties: body.properties };
       // The build checks the model (422) and the graph (404) before it takes the lock or reads anything.
       const start = (onProgress?: (p: BuildProgress) => void) =>
         buildVectorIndex(deps, { graph: graph_name, model, choice, onProgress }).catch((err: unknown) => {

@@ -61,7 +61,7 @@ export interface BuildIndexOptions {
   indexName?: string;
   /** Node property holding the text; default `TEXT_PROPERTY`. */
   textProperty?: string;
-  /** Labels and per-label properties to index; default `INDEX_LABELS` and `INDEX_PROPERTIES`. */
+  /** Labels and per-label properties to index; each part left out defaults to `INDEX_LABELS` or `INDEX_PROPERTIES`. */
   choice?: TextChoice;
   /** Find the text of other labels by rule; default `INDEX_DISCOVER`. */
   discover?: boolean;
@@ -139,8 +139,11 @@ export interface PlanRequest {
   discover?: boolean;
 }
 
-/** The choice a build makes when the request names none: `INDEX_LABELS` and `INDEX_PROPERTIES`. */
-const configChoice = (config: Config): TextChoice => ({ labels: config.INDEX_LABELS, properties: config.INDEX_PROPERTIES });
+/** A choice with each part it leaves out taken from its setting: `INDEX_LABELS`, `INDEX_PROPERTIES`. */
+const withDefaults = (config: Config, choice: TextChoice = {}): TextChoice => ({
+  labels: choice.labels ?? config.INDEX_LABELS,
+  properties: choice.properties ?? config.INDEX_PROPERTIES,
+});
 
 /**
  * The text plan a build of `req.graph` would follow now, without building (`POST /dev/text_plan`,
@@ -151,7 +154,7 @@ export async function previewTextPlan(deps: Pick<IndexBuildDeps, 'graph' | 'conf
   await assertGraph(deps.graph, req.graph);
   return readTextPlan(deps.graph.driver, req.graph, {
     textProperty: deps.config.TEXT_PROPERTY,
-    choice: req.choice ?? configChoice(deps.config),
+    choice: withDefaults(deps.config, req.choice),
     discover: req.discover ?? deps.config.INDEX_DISCOVER,
   });
 }
@@ -205,7 +208,7 @@ export async function buildVectorIndex(deps: IndexBuildDeps, opts: BuildIndexOpt
       batchSize,
       format: opts.format ?? DEFAULT_TEXT_FORMAT,
       discover: opts.discover ?? config.INDEX_DISCOVER,
-      choice: opts.choice ?? configChoice(config),
+      choice: withDefaults(config, opts.choice),
     };
     const recorded = opts.sync ? await readIndexMeta(driver, opts.graph, index) : null;
     if (opts.sync && !recorded) {
