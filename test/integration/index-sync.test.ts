@@ -76,8 +76,10 @@ const chunksOf = async (name: string) =>
   );
 
 beforeAll(async () => {
+  // 120 nodes in batches of ~8 chunks: ~15 batches, so three edits never touch them all (with
+  // 30 nodes, three batches, the content-defined layout sometimes put every edit in a different one).
   await q(
-    `UNWIND range(0, 29) AS i CREATE (:${quoteName(LABEL)} {title: 'Document ' + i, summary: 'A plain summary of document number ' + i + ' about ordinary things.'})`,
+    `UNWIND range(0, 119) AS i CREATE (:${quoteName(LABEL)} {title: 'Document ' + i, summary: 'A plain summary of document number ' + i + ' about ordinary things.'})`,
   );
   await buildVectorIndex(deps, { graph: 'neo4j', model: MODEL });
   // The first pass records the bookmark the index is in step at.
@@ -108,7 +110,7 @@ describe('index sync', () => {
     const pass = await syncGraph({ ...deps, embedders: pool }, 'neo4j');
     expect(pass.changed).toBe(true);
     const r = pass.results.find((x) => x.index === index)!;
-    expect(r).toMatchObject({ outcome: 'synced', nodes: 30 });
+    expect(r).toMatchObject({ outcome: 'synced', nodes: 120 });
     expect(r.batches_computed).toBeGreaterThan(0);
     expect(r.batches_computed).toBeLessThan(r.batches_computed! + r.batches_skipped!);
     expect(r.chunks_deleted).toBeGreaterThan(0);
@@ -128,7 +130,7 @@ describe('index sync', () => {
     // /status says what the last pass did.
     const status = (await (await createApp(deps).request('/status')).json()) as { sync: { enabled: boolean; last: unknown[] } };
     expect(status.sync.enabled).toBe(false); // INDEX_SYNC_INTERVAL_MS=0 in tests
-    expect(status.sync.last).toContainEqual(expect.objectContaining({ index, outcome: 'synced', nodes: 30 }));
+    expect(status.sync.last).toContainEqual(expect.objectContaining({ index, outcome: 'synced', nodes: 120 }));
   });
 
   it('leaves the index as it was when the model fails, and catches up on the next pass', async () => {
