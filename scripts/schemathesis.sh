@@ -8,7 +8,8 @@
 # machine takes more than schemathesis's default 10). Exit status: schemathesis's.
 # Usage: scripts/schemathesis.sh [schemathesis run options]
 # Env:   SCHEMATHESIS_PORT (18400; the UI takes the next), SCHEMATHESIS_SEED (33), GRAPHDB_PORT,
-#        KVSTORE_URL (the service's defaults: Neo4j on 1234, Redis on 6379)
+#        KVSTORE_URL (the service's defaults: Neo4j on 1234, Redis on 6379), SCHEMATHESIS_REPORT_DIR
+#        (where the JUnit report goes; test-output/schemathesis)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VERSION=4.32.5
@@ -37,4 +38,4 @@ done
 grep -q '^ready ' "$OUT/stack.log" || { echo "schemathesis: the stack was not ready after 120 s" >&2; exit 1; }
 
 "$VENV/bin/schemathesis" --config-file test/contract/schemathesis.toml run "http://127.0.0.1:$PORT/openapi.json" \
-  --checks all --workers 1 --seed "${SCHEMATHESIS_SEED:-33}" --request-timeout 60 --report junit --report-dir "$OUT" "$@"
+  --checks all --workers 1 --seed "${SCHEMATHESIS_SEED:-33}" --request-timeout 60 --report junit --report-dir "${SCHEMATHESIS_REPORT_DIR:-$OUT}" "$@"
