@@ -136,6 +136,31 @@ const EnvSchema = z.object({
       }
       return out;
     }),
+  /**
+   * Filter inside the vector index where the graph server can (Neo4j 2026.x: filter properties
+   * declared in the vector index): chunks carry their node's labels and filter properties, and a
+   * filtered search on them needs no widening (src/vector-index/carry.ts). false: the post-filter only.
+   */
+  INDEX_FILTERS: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
+  /**
+   * Properties chunks carry for filtering inside the index, comma-separated (at most 16); unset:
+   * those text discovery found to be categories, numbers, dates, booleans or codes; empty: none
+   * (labels are carried all the same). Read by builds; a sync keeps what its build carried.
+   */
+  INDEX_FILTER_PROPERTIES: z
+    .string()
+    .optional()
+    .transform((v) =>
+      v === undefined
+        ? null
+        : v
+            .split(',')
+            .map((x) => x.trim())
+            .filter(Boolean),
+    ),
   /** Find the text of labels without `TEXT_PROPERTY` by rule (src/graph/text-rules.ts); false indexes only `TEXT_PROPERTY` and `INDEX_PROPERTIES`. */
   INDEX_DISCOVER: z
     .enum(['true', 'false'])

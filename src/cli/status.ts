@@ -24,6 +24,11 @@ export function formatStatus(s: Status, urls: { api: string; ui: string }): stri
     const t = s.index_text;
     lines.push(t.source === 'build' ? `  indexed text (as built ${t.built_at}):` : '  text a build would index:');
     for (const l of t.plan.labels) lines.push(`    ${describeLabel(l)}`);
+    const f = t.filters;
+    if (f)
+      lines.push(
+        `  filters inside the vector index: labels ${f.labels.join(', ') || 'none'}; properties ${f.properties.join(', ') || 'none'}`,
+      );
   }
   if (s.sync) lines.push(`  ${syncLine(s.sync)}`);
   lines.push(`  chat: ${urls.ui}   API docs: ${urls.api}/docs   report: ${urls.api}/status`);

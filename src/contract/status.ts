@@ -101,6 +101,20 @@ export const StatusSchema = z
           .describe('build: the plan the configured index was built with; preview: what a build would index now'),
         built_at: z.string().nullable().describe('When the configured index was last built (ISO date-time)'),
         plan: TextPlanSchema,
+        filters: z
+          .object({
+            labels: z.array(z.string()).describe('A `labels` filter naming one of these is applied inside the vector index'),
+            properties: z
+              .array(z.string())
+              .describe('Conditions on these (`=`, `in`, `exists`, and `<` … `>=` with a number, joined by `and`) are applied inside it'),
+            lists: z.array(z.string()).describe('Of those, properties some node holds as a list: only their ranges are applied inside it'),
+          })
+          .nullable()
+          .optional()
+          .describe(
+            'What the configured index’s chunks carry for filtering inside the vector index (Neo4j 2026.x, `INDEX_FILTERS`); ' +
+              'null: every filter is applied after the index. A search’s `Search-Filter` header says where its filter went.',
+          ),
       })
       .nullable()
       .optional()

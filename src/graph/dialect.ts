@@ -92,16 +92,24 @@ const textFields = (v: string) => `${v}[$prop] AS text, ${displayNameOf(v)} AS d
  */
 export const COUNT_TEXT_NODES = `MATCH (n) WHERE ${hasText('n')} AND ${NOT_INDEX_NODE} RETURN count(n) AS total`;
 
+/** The labels of the nodes with text to index ({@link hasText}), most common first, at most `$max`. */
+export const TEXT_NODE_LABELS = `
+MATCH (n) WHERE ${hasText('n')} AND ${NOT_INDEX_NODE}
+UNWIND labels(n) AS label
+WITH label, count(*) AS nodes ORDER BY nodes DESC, label LIMIT $max
+RETURN collect(label) AS labels`;
+
 /**
  * Every node with text to index, in node id order (stable for an unchanged graph): the database
  * scans once and sorts node references only; the text is read as records are pulled. Chunk
  * nodes never match (they are left out by label, whatever `$prop` is). Each row carries what
- * composing the node's text needs ({@link textFields}).
+ * composing the node's text needs ({@link textFields}) and `carried`, the node's values of the
+ * properties in `$carryProps` (src/vector-index/carry.ts; [] for none).
  */
 export const TEXT_NODES = `
 MATCH (n) WHERE ${hasText('n')} AND ${NOT_INDEX_NODE}
 WITH n ORDER BY id(n)
-RETURN elementId(n) AS nodeId, ${textFields('n')}`;
+RETURN elementId(n) AS nodeId, ${textFields('n')}, [k IN $carryProps WHERE n[k] IS NOT NULL | [k, n[k]]] AS carried`;
 
 /** DDL and writes of one index, parameterised by its name. */
 export interface IndexStatements {
@@ -116,10 +124,17 @@ export interface IndexStatements {
    * row of `$rows` ({nodeId, chunk, text, vector}) storing the vector as a float32 list.
    */
   writeBatch: string;
+  /** {@link writeBatch} for an index whose chunks carry filter values: each row's `carry` map is set on its node. */
+  writeCarriedBatch: string;
   /** Deletes chunk nodes whose batch is not in `$keys` (auto-commit transaction only). */
   deleteStale: string;
   /** Creates the cosine vector index of `$dims` dimensions, HNSW `$m` and `$ef` (IF NOT EXISTS). */
   createVectorIndex: string;
+  /**
+   * The same index declaring chunk properties `fields` as filter properties (Cypher 25, servers
+   * whose vector indexes take them: `ServerInfo.vectorFilters`); `fields` are written into the text, quoted.
+   */
+  createFilteredVectorIndex(fields: readonly string[]): string;
   /** Drops the vector index (before re-creating it with other dimensions). */
   dropVectorIndex: string;
   /** Creates the full-text index on `chunkText` with analyzer `$analyzer` (IF NOT EXISTS). */
@@ -135,28 +150,35 @@ export interface IndexStatements {
 /** The statements for index `indexName`. */
 export function indexStatements(indexName: string): IndexStatements {
   const label = quoteName(chunkLabel(indexName));
-  return {
-    createBatchIndex: `CREATE INDEX ${quoteName(batchIndexName(indexName))} IF NOT EXISTS FOR (c:${label}) ON (c.batch)`,
-    countBatch: `MATCH (c:${label} {batch: $key}) RETURN count(c) AS n`,
-    countChunks: `MATCH (c:${label}) RETURN count(c) AS n`,
-    writeBatch: `
+  const writeBatch = `
 OPTIONAL MATCH (old:${label} {batch: $key})
 WITH collect(old) AS olds
 FOREACH (o IN olds | DELETE o)
 WITH 1 AS one
 UNWIND $rows AS row
-CREATE (c:${label} {nodeId: row.nodeId, chunk: row.chunk, batch: $key, chunkText: row.text})
+CREATE (c:${label} {nodeId: row.nodeId, chunk: row.chunk, batch: $key, chunkText: row.text})`;
+  const vectorIndex = (withFields: string) => `
+CREATE VECTOR INDEX ${quoteName(indexName)} IF NOT EXISTS
+FOR (c:${label}) ON (c.embedding)${withFields}
+OPTIONS {indexConfig: {
+  \`vector.dimensions\`: $dims, \`vector.similarity_function\`: 'cosine',
+  \`vector.hnsw.m\`: $m, \`vector.hnsw.ef_construction\`: $ef}}`;
+  return {
+    createBatchIndex: `CREATE INDEX ${quoteName(batchIndexName(indexName))} IF NOT EXISTS FOR (c:${label}) ON (c.batch)`,
+    countBatch: `MATCH (c:${label} {batch: $key}) RETURN count(c) AS n`,
+    countChunks: `MATCH (c:${label}) RETURN count(c) AS n`,
+    writeBatch: `${writeBatch}
+WITH c, row
+CALL db.create.setNodeVectorProperty(c, 'embedding', row.vector)`,
+    writeCarriedBatch: `${writeBatch}
+SET c += row.carry
 WITH c, row
 CALL db.create.setNodeVectorProperty(c, 'embedding', row.vector)`,
     deleteStale: `
 MATCH (c:${label}) WHERE NOT c.batch IN $keys
 CALL (c) { DELETE c } IN TRANSACTIONS OF 10000 ROWS`,
-    createVectorIndex: `
-CREATE VECTOR INDEX ${quoteName(indexName)} IF NOT EXISTS
-FOR (c:${label}) ON (c.embedding)
-OPTIONS {indexConfig: {
-  \`vector.dimensions\`: $dims, \`vector.similarity_function\`: 'cosine',
-  \`vector.hnsw.m\`: $m, \`vector.hnsw.ef_construction\`: $ef}}`,
+    createVectorIndex: vectorIndex(''),
+    createFilteredVectorIndex: (fields) => `CYPHER 25${vectorIndex(` WITH [${fields.map((f) => `c.${quoteName(f)}`).join(', ')}]`)}`,
     dropVectorIndex: `DROP INDEX ${quoteName(indexName)} IF EXISTS`,
     createFulltextIndex: `
 CREATE FULLTEXT INDEX ${quoteName(fulltextIndexName(indexName))} IF NOT EXISTS
@@ -192,11 +214,11 @@ export const DELETE_INDEX_META = `MATCH (m:${INDEX_LABEL_PREFIX}IndexMeta {index
 /** Blocks until the index `$name` is online, at most `$seconds`. */
 export const AWAIT_INDEX = 'CALL db.awaitIndex($name, $seconds)';
 
-/** State of a vector index by name (no rows when it does not exist). */
+/** State of a vector index by name, and its properties (`embedding`, then any filter properties); no rows when it does not exist. */
 export const VECTOR_INDEX_STATE = `
-SHOW VECTOR INDEXES YIELD name, state, populationPercent, options
+SHOW VECTOR INDEXES YIELD name, state, populationPercent, properties, options
 WHERE name = $name
-RETURN state, populationPercent, options.indexConfig.\`vector.dimensions\` AS dims,
+RETURN state, populationPercent, properties, options.indexConfig.\`vector.dimensions\` AS dims,
   options.indexConfig.\`vector.hnsw.m\` AS m, options.indexConfig.\`vector.hnsw.ef_construction\` AS ef`;
 
 /** State and analyzer of a full-text index by name (no rows when it does not exist). */
@@ -242,14 +264,33 @@ const rankedNodesWithRels = (filter?: string) => `${bestNodes(filter)}${NODE_REL
 WITH n, score, rels ORDER BY score DESC, elementId(n)
 RETURN ${RESULT_FIELDS}, rels, COUNT { (n)--() } AS degree`;
 
-/** `$k` vector-index chunk hits for `$vector`, best score per source node. */
-const VECTOR_HITS = `
+/** Where a filter is applied inside the index: the index's name and a predicate over chunk `c` (src/graph/filter-index.ts). */
+export interface InIndexFilter {
+  index: string;
+  where: string;
+}
+
+/**
+ * `$k` vector-index chunk hits for `$vector`, best score per source node. With `inIndex`, the
+ * index itself returns `$k` chunks that pass its predicate (`SEARCH`, Cypher 25; the index name
+ * must be written out there).
+ */
+const vectorHits = (inIndex?: InIndexFilter) =>
+  inIndex
+    ? `
+MATCH (c:${quoteName(chunkLabel(inIndex.index))})
+  SEARCH c IN (VECTOR INDEX ${quoteName(inIndex.index)} FOR $vector WHERE ${inIndex.where} LIMIT $k) SCORE AS score
+WITH c.nodeId AS nodeId, max(score) AS score`
+    : `
 CALL db.index.vector.queryNodes($index, $k, $vector) YIELD node AS c, score
 WITH c.nodeId AS nodeId, max(score) AS score`;
 
-/** `$kf` full-text chunk hits for Lucene query `$q` (BM25), best score per source node. */
-const FULLTEXT_HITS = `
-CALL db.index.fulltext.queryNodes($ftIndex, $q, {limit: $kf}) YIELD node AS c, score
+/**
+ * `$kf` full-text chunk hits for Lucene query `$q` (BM25), best score per source node; with
+ * `inIndex`, only the chunks that pass its predicate (tested on the chunk's carried values).
+ */
+const fulltextHits = (inIndex?: InIndexFilter) => `
+CALL db.index.fulltext.queryNodes($ftIndex, $q, {limit: $kf}) YIELD node AS c, score${inIndex ? `\nWHERE ${inIndex.where}` : ''}
 WITH c.nodeId AS nodeId, max(score) AS score`;
 
 /**
@@ -259,11 +300,11 @@ WITH c.nodeId AS nodeId, max(score) AS score`;
  * lead (an exact name match far ahead of the rest) survives; docs/benchmarks.md has the
  * comparison. Scores lie in 0..1: 1 is first in both lists.
  */
-const HYBRID_HITS = `
-CALL () {${VECTOR_HITS}
+const hybridHits = (inIndex?: InIndexFilter) => `
+CALL () {${vectorHits(inIndex)}
   RETURN collect({nodeId: nodeId, score: score}) AS vector, max(score) AS vtop
 }
-CALL () {${FULLTEXT_HITS}
+CALL () {${fulltextHits(inIndex)}
   RETURN collect({nodeId: nodeId, score: score}) AS fulltext, max(score) AS ftop
 }
 UNWIND [x IN vector | {nodeId: x.nodeId, s: $alpha * x.score / vtop}]
@@ -273,13 +314,15 @@ WITH hit.nodeId AS nodeId, sum(hit.s) AS score`;
 /**
  * The search query of a mode, all in one round trip: `vector` over index `$index` (`$k` chunk
  * hits for `$vector`), `fulltext` over `$ftIndex` (`$kf` hits for `$q`, ranked by BM25) or
- * `hybrid` (both, {@link HYBRID_HITS}); then one entry per node, the `$topK` best, and with
+ * `hybrid` (both, {@link hybridHits}); then one entry per node, the `$topK` best, and with
  * `withRels` each result's `rels` and `degree` as well (`$scan`, `$nameChars`). With `filter`
- * (a compiled predicate over `n`), only candidates that pass it are ranked.
+ * (a compiled predicate over `n`), only candidates that pass it are ranked. With `inIndex`, the
+ * vector index applies that predicate itself and the full-text hits are tested on their chunks;
+ * the query is then Cypher 25 (`SEARCH`).
  */
-export function searchQuery(mode: 'vector' | 'fulltext' | 'hybrid', withRels: boolean, filter?: string): string {
-  const hits = mode === 'vector' ? VECTOR_HITS : mode === 'fulltext' ? FULLTEXT_HITS : HYBRID_HITS;
-  return hits + (withRels ? rankedNodesWithRels(filter) : rankedNodes(filter));
+export function searchQuery(mode: 'vector' | 'fulltext' | 'hybrid', withRels: boolean, filter?: string, inIndex?: InIndexFilter): string {
+  const hits = mode === 'vector' ? vectorHits(inIndex) : mode === 'fulltext' ? fulltextHits(inIndex) : hybridHits(inIndex);
+  return (inIndex ? 'CYPHER 25' : '') + hits + (withRels ? rankedNodesWithRels(filter) : rankedNodes(filter));
 }
 
 /** Which kind of index the database says does not exist, or null for any other error. */

@@ -5,6 +5,7 @@ import { ModelNameSchema } from '../contract/models.js';
 import { RETRIEVAL_MODES, SourceNodeSchema } from '../contract/search.js';
 import { FilterLabelsSchema, SearchFilterSchema } from '../contract/search-filter.js';
 import { MAX_TOP_K } from '../vector-index/vector-search.js';
+import type { FilterPath } from '../vector-index/types.js';
 import { BODY_PROBLEMS, createRouter, inRequest, problem } from './openapi.js';
 
 /** Most neighbours a request may ask for per result. */
@@ -54,6 +55,15 @@ export function vectorRoutes(deps: AppDeps) {
     responses: {
       200: {
         description: 'Up to top_k nodes, best first, one entry per node',
+        headers: {
+          'Search-Filter': {
+            description:
+              'Extension, filtered searches only: where the filter was applied. `index`: inside the vector index (Neo4j ' +
+              '2026.x, on values its chunks carry; see `/status` `index_text.filters`); `post`: to the candidates after the index; ' +
+              '`index+post`: part in each.',
+            schema: { type: 'string', enum: ['index', 'index+post', 'post'] },
+          },
+        },
         content: { 'application/json': { schema: z.array(SourceNodeSchema) } },
       },
       ...BODY_PROBLEMS,
@@ -68,8 +78,9 @@ export function vectorRoutes(deps: AppDeps) {
 
   return createRouter().openapi(route, async (c) => {
     const { query, graph_name, model, top_k, mode, neighbors, labels, where } = c.req.valid('json');
+    const onFilterPath = (path: FilterPath) => c.header('Search-Filter', path);
     const hits = await deps.search
-      .search({ query, graph: graph_name, model, topK: top_k, mode, neighbors, labels, where })
+      .search({ query, graph: graph_name, model, topK: top_k, mode, neighbors, labels, where, onFilterPath })
       .catch((err: unknown) => {
         throw inRequest(err, { model: 'body.model', topK: 'body.top_k', labels: 'body.labels', where: 'body.where' });
       });

@@ -96,8 +96,8 @@ export function createStatusReporter(deps: AppDeps, opts: StatusReporterOptions 
   /** The configured index's recorded plan, else what a build would index now; null when the graph cannot be read in time. */
   const readPlan = cached(PLAN_TTL_MS, async () => {
     const meta = await readIndexMeta(deps.graph.driver, graphName, config.VECTOR_INDEX_NAME);
-    if (meta) return { source: 'build' as const, built_at: meta.builtAt, plan: meta.plan };
-    return { source: 'preview' as const, built_at: null, plan: await previewTextPlan(deps, { graph: graphName }) };
+    if (meta) return { source: 'build' as const, built_at: meta.builtAt, plan: meta.plan, carry: meta.settings.carry ?? null };
+    return { source: 'preview' as const, built_at: null, plan: await previewTextPlan(deps, { graph: graphName }), carry: null };
   });
   // A slow preview goes on in the background and serves the next report; this one goes without it.
   const planInfo = () => withTimeout(readPlan(), PLAN_TIMEOUT_MS, 'text plan').catch(() => null);
@@ -173,7 +173,12 @@ export function createStatusReporter(deps: AppDeps, opts: StatusReporterOptions 
       embedding_models: modelFiles,
       language_models: [router, agent],
       queue: kvUp ? queue : null,
-      index_text: text && { source: text.source, built_at: text.built_at, plan: textPlanBody(text.plan) },
+      index_text: text && {
+        source: text.source,
+        built_at: text.built_at,
+        plan: textPlanBody(text.plan),
+        filters: text.carry && { labels: text.carry.labels, properties: text.carry.properties, lists: text.carry.lists },
+      },
       sync: kvUp ? sync : null,
     };
     const checks = checksOf(status, deps.config);

@@ -34,6 +34,8 @@ export interface ChunkRef {
   chunk: number;
   /** What is embedded and full-text indexed: the node's header line, then the chunk. */
   text: string;
+  /** Filter values the chunk node carries (./carry.ts); not embedded, not part of the cache key. */
+  carry?: Record<string, unknown>;
 }
 
 /** A batch cache of one index. */
@@ -70,8 +72,24 @@ export function cacheDir(dataDir: string, indexName: string): string {
 export async function batchKey(model: string, dimensions: number, chunks: readonly ChunkRef[]): Promise<string> {
   const parts = [`${KEY_VERSION}\n${model}\n${dimensions}\n`];
   for (const c of chunks) parts.push(`${c.nodeId}\t${c.chunk}\t${c.text.length}\t${c.text}\n`);
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(parts.join('')));
+  return sha256Hex(parts.join(''));
+}
+
+async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * The key a batch's chunk nodes are stored under: `textKey` (the cache's), or for chunks that
+ * carry filter values a SHA-256 over it and those values, so a changed value rewrites the
+ * batch's nodes (vectors come from the cache) and an index without carried values keeps its keys.
+ */
+export async function storedBatchKey(textKey: string, chunks: readonly ChunkRef[]): Promise<string> {
+  if (!chunks.some((c) => c.carry)) return textKey;
+  const parts = [textKey];
+  for (const c of chunks) parts.push(JSON.stringify(c.carry ?? null));
+  return sha256Hex(parts.join('\n'));
 }
 
 /** Quotes a CSV field when it needs it (RFC 4180). */

@@ -15,12 +15,14 @@ import type { Config } from '../config.js';
 import type { EmbedderPool } from '../embeddings/embedders.js';
 import { assertGraph, type GraphStore } from '../graph/driver.js';
 import { DomainError } from '../errors.js';
-import { COUNT_TEXT_NODES } from '../graph/dialect.js';
+import { COUNT_TEXT_NODES, TEXT_NODE_LABELS } from '../graph/dialect.js';
 import { readTextPlan, type TextChoice, type TextPlan } from '../graph/text-plan.js';
 import { chunkingChange, readIndexMeta, writeIndexMeta, type IndexSettings } from './index-meta.js';
 import { DEFAULT_TEXT_FORMAT, type TextFormat } from './node-text.js';
 import { unknownModel } from '../embeddings/embedders.js';
-import { batchKey, createCsvCache, type CacheFs } from './csv-cache.js';
+import { batchKey, createCsvCache, storedBatchKey, type CacheFs } from './csv-cache.js';
+import { type CarryPlan, carryFields, chooseCarry, MAX_CARRIED_LABELS } from './carry.js';
+import neo4j from 'neo4j-driver';
 import { acquireBuildLock } from '../store/build-lock.js';
 import { chunkBatches, streamTextNodes, textParams } from './index-source.js';
 import { createIndexWriter } from './index-writer.js';
@@ -159,6 +161,23 @@ export async function previewTextPlan(deps: Pick<IndexBuildDeps, 'graph' | 'conf
   });
 }
 
+/**
+ * What a new index's chunks carry for filtering inside the vector index (./carry.ts), or null
+ * where the server's vector indexes take no filter properties (5.26) or none are wanted.
+ */
+async function planCarry(deps: Pick<IndexBuildDeps, 'graph' | 'config'>, graph: string, plan: TextPlan): Promise<CarryPlan | null> {
+  const server = await deps.graph.server().catch(() => null);
+  if (!server?.vectorFilters || !deps.config.INDEX_FILTERS) return null;
+  const { records } = await deps.graph.driver.executeQuery(
+    TEXT_NODE_LABELS,
+    { ...textParams(plan), max: neo4j.int(MAX_CARRIED_LABELS) },
+    { database: graph, routing: 'READ' },
+  );
+  const labels = (records[0]?.get('labels') ?? []) as string[];
+  const carry = chooseCarry(plan, labels, deps.config.INDEX_FILTER_PROPERTIES ?? null);
+  return carry.labels.length || carry.properties.length ? carry : null;
+}
+
 /** A bounded queue of writes: at most `limit` in flight; the first failure is rethrown. */
 function createWriteQueue(limit: number) {
   const inFlight = new Set<Promise<void>>();
@@ -228,6 +247,10 @@ export async function buildVectorIndex(deps: IndexBuildDeps, opts: BuildIndexOpt
       discover: settings.discover,
       previous: recorded?.plan,
     });
+    // A sync keeps what the build carried; a build carries filter values where the server's vector indexes take them.
+    const carry = recorded ? (recorded.settings.carry ?? null) : await planCarry(deps, opts.graph, plan);
+    settings.carry = carry;
+    const lists = new Set<string>();
     const embedder = await deps.embedders.get(opts.model);
     const statsBefore = embedder.stats?.();
     const writer = createIndexWriter({
@@ -238,6 +261,7 @@ export async function buildVectorIndex(deps: IndexBuildDeps, opts: BuildIndexOpt
       hnswM: config.VECTOR_INDEX_HNSW_M,
       efConstruction: config.VECTOR_INDEX_EF_CONSTRUCTION,
       analyzer: config.FULLTEXT_ANALYZER,
+      filterFields: carryFields(carry),
     });
     const cache = createCsvCache({ dataDir: config.DATA_DIR, indexName: index, dimensions: entry.dimensions, fs: opts.fs });
     const { records } = await driver.executeQuery(COUNT_TEXT_NODES, textParams(plan), { database: opts.graph });
@@ -259,17 +283,21 @@ export async function buildVectorIndex(deps: IndexBuildDeps, opts: BuildIndexOpt
     await writer.prepare(config.INDEX_ONLINE_TIMEOUT_MS);
 
     const keys: string[] = [];
+    const textKeys = new Set<string>();
     const writes = createWriteQueue(2);
     const timed = async (field: 'writeMs' | 'cacheMs', work: () => Promise<void>) => {
       const t = performance.now();
       await work();
       timings[field] += performance.now() - t;
     };
-    const nodes = streamTextNodes(driver, opts.graph, plan, settings.format);
+    const nodes = streamTextNodes(driver, opts.graph, plan, settings.format, carry ? { plan: carry, lists } : undefined);
     for await (const batch of chunkBatches(nodes, (t) => embedder.chunk(t), batchSize)) {
       lock.assertHeld();
-      const key = await batchKey(entry.name, entry.dimensions, batch.chunks);
+      // The cache is keyed by what is embedded; the chunk nodes also by the filter values they carry.
+      const textKey = await batchKey(entry.name, entry.dimensions, batch.chunks);
+      const key = await storedBatchKey(textKey, batch.chunks);
       keys.push(key);
+      textKeys.add(textKey);
       // A batch the graph already holds in full costs one lookup: no cache read, no write. A
       // re-run and a sync of a graph with few changes are mostly such batches.
       let t = performance.now();
@@ -278,11 +306,11 @@ export async function buildVectorIndex(deps: IndexBuildDeps, opts: BuildIndexOpt
       let cached = present;
       if (!present) {
         t = performance.now();
-        const hit = await cache.read(key, batch.chunks);
+        const hit = await cache.read(textKey, batch.chunks);
         timings.cacheMs += performance.now() - t;
         cached = hit !== null;
         const vectors = hit ?? (await embedder.embed(batch.chunks.map((c) => c.text)));
-        if (!cached) await timed('cacheMs', () => cache.write(key, batch.chunks, vectors));
+        if (!cached) await timed('cacheMs', () => cache.write(textKey, batch.chunks, vectors));
         await writes.push(() => timed('writeMs', () => writer.writeBatch(key, batch.chunks, vectors)));
       }
       progress[cached ? 'batchesSkipped' : 'batchesComputed']++;
@@ -301,9 +329,16 @@ export async function buildVectorIndex(deps: IndexBuildDeps, opts: BuildIndexOpt
     // Every batch is now in the graph in full (written or found), and a batch key names its
     // content, so when the index holds as many chunks as the batches, nothing else is left.
     const chunksDeleted = await writer.deleteStale(keys, progress.chunksDone);
-    await cache.prune(new Set(keys));
-    // A sync records the plan only when it planned new labels, so an unchanged graph stays unwritten.
-    if (!recorded || JSON.stringify(recorded.plan.labels.map((l) => l.label)) !== JSON.stringify(plan.labels.map((l) => l.label))) {
+    await cache.prune(textKeys);
+    if (carry) carry.lists = [...lists].sort();
+    // A sync records the plan only when it planned new labels (or a carried property began or
+    // ceased to hold lists), so an unchanged graph stays unwritten.
+    const labelsOf = (p: TextPlan) => JSON.stringify(p.labels.map((l) => l.label));
+    if (
+      !recorded ||
+      labelsOf(recorded.plan) !== labelsOf(plan) ||
+      JSON.stringify(recorded.settings.carry ?? null) !== JSON.stringify(carry)
+    ) {
       await writeIndexMeta(driver, opts.graph, index, plan, settings);
     }
     timings.cleanupMs = performance.now() - t;

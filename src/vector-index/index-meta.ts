@@ -8,6 +8,7 @@ import neo4j, { type Driver } from 'neo4j-driver';
 import { LIST_INDEX_META, READ_INDEX_META, WRITE_INDEX_META } from '../graph/dialect.js';
 import type { TextChoice, TextPlan } from '../graph/text-plan.js';
 import type { TextFormat } from './node-text.js';
+import type { CarryPlan } from './carry.js';
 
 /** The settings a build ran with. */
 export interface IndexSettings {
@@ -18,6 +19,8 @@ export interface IndexSettings {
   format: TextFormat;
   discover: boolean;
   choice: TextChoice;
+  /** Filter values the chunks carry and the vector index declares (./carry.ts); absent or null: none (5.26, or built before). */
+  carry?: CarryPlan | null;
 }
 
 /** An index's record. */

@@ -15,6 +15,7 @@ import { planKeys, type TextPlan } from '../graph/text-plan.js';
 import { cutText } from '../lib/text.js';
 import type { ChunkRef } from './csv-cache.js';
 import { composeNodeText, type NodeFields, type TextFormat } from './node-text.js';
+import { type CarryPlan, carriedValues } from './carry.js';
 
 /** A node with text to index. */
 export interface TextNode {
@@ -25,6 +26,8 @@ export interface TextNode {
   /** The name in its chunks' header (may be empty). */
   displayName?: string;
   labels?: readonly string[];
+  /** Filter values its chunks carry (./carry.ts); absent when the index carries none. */
+  carry?: Record<string, unknown>;
 }
 
 /**
@@ -71,21 +74,36 @@ export function nodeFields(get: (key: string) => unknown): NodeFields {
   };
 }
 
+/** What the chunks of an index carry, and where carried properties that held a list are noted (./carry.ts). */
+export interface CarryState {
+  plan: CarryPlan;
+  lists: Set<string>;
+}
+
 /**
  * Streams every node with text under `plan`, in node id order, from one query: the database
  * scans and sorts once, and the driver pulls records as they are consumed (it pauses the stream
  * when its buffer passes the fetch size), so memory stays bounded however large the graph is.
- * Nodes whose planned properties hold no text are skipped.
+ * Nodes whose planned properties hold no text are skipped. With `carry`, each node comes with
+ * the filter values its chunks carry.
  */
-export async function* streamTextNodes(driver: Driver, database: string, plan: TextPlan, format?: TextFormat): AsyncGenerator<TextNode> {
+export async function* streamTextNodes(
+  driver: Driver,
+  database: string,
+  plan: TextPlan,
+  format?: TextFormat,
+  carry?: CarryState,
+): AsyncGenerator<TextNode> {
   const session = driver.session({ database, defaultAccessMode: neo4j.session.READ, fetchSize: FETCH_SIZE });
   try {
-    const result = session.run(TEXT_NODES, textParams(plan));
+    const result = session.run(TEXT_NODES, { ...textParams(plan), carryProps: carry?.plan.properties ?? [] });
     for await (const record of result) {
       const fields = nodeFields((k) => record.get(k));
       const text = composeNodeText(plan, fields, format);
       if (!text) continue;
-      yield { nodeId: record.get('nodeId') as string, text: text.body, displayName: text.name, labels: fields.labels };
+      const node: TextNode = { nodeId: record.get('nodeId') as string, text: text.body, displayName: text.name, labels: fields.labels };
+      if (carry) node.carry = carriedValues(carry.plan, fields.labels, record.get('carried') as [string, unknown][], carry.lists);
+      yield node;
     }
   } finally {
     await session.close();
@@ -131,7 +149,8 @@ export async function* chunkBatches(
     const pieces = node.text ? chunk(node.text) : header ? [''] : [];
     for (let i = 0; i < pieces.length; i++) {
       const piece = pieces[i]!;
-      current.push({ nodeId: node.nodeId, chunk: i, text: header && piece ? `${header}\n${piece}` : header || piece });
+      const text = header && piece ? `${header}\n${piece}` : header || piece;
+      current.push(node.carry ? { nodeId: node.nodeId, chunk: i, text, carry: node.carry } : { nodeId: node.nodeId, chunk: i, text });
       const closes = current.length >= max || (current.length >= min && fnv1a(`${node.nodeId}#${i}`) % modulus === 0);
       if (closes) {
         // A node whose last chunk closes the batch counts as done in it.

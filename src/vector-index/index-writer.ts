@@ -37,13 +37,15 @@ export interface IndexWriterOptions {
   efConstruction: number;
   /** Lucene analyzer of the full-text index (`FULLTEXT_ANALYZER`). */
   analyzer: string;
+  /** Chunk properties the vector index declares as filter properties (./carry.ts `carryFields`); default none. */
+  filterFields?: readonly string[];
 }
 
 /** Writes of one index. */
 export interface IndexWriter {
   /**
    * Creates the `batch` lookup index, the vector index (re-creating it when it has other
-   * dimensions or HNSW settings) and the full-text index (re-creating it when it has another
+   * dimensions, HNSW settings or filter properties) and the full-text index (re-creating it when it has another
    * analyzer), and waits for them to be online (immediate for new, empty indexes).
    */
   prepare(timeoutMs?: number): Promise<void>;
@@ -97,12 +99,20 @@ function toList(v: Float32Array): number[] {
  * number as a Bolt integer (a JS number would be stored as a float).
  */
 function toRows(chunks: readonly ChunkRef[], vectors: readonly Float32Array[]) {
-  return chunks.map((c, i) => ({ nodeId: c.nodeId, chunk: neo4j.int(c.chunk), text: c.text, vector: toList(vectors[i]!) }));
+  return chunks.map((c, i) => {
+    const row = { nodeId: c.nodeId, chunk: neo4j.int(c.chunk), text: c.text, vector: toList(vectors[i]!) };
+    return c.carry ? { ...row, carry: c.carry } : row;
+  });
 }
 
 /** Builds the writer of one index. */
 export function createIndexWriter(opts: IndexWriterOptions): IndexWriter {
   const { driver, database, indexName, dimensions, hnswM, efConstruction, analyzer } = opts;
+  const fields = opts.filterFields ?? [];
+  // SHOW VECTOR INDEXES lists the vector property, then the filter properties.
+  const sameFields = (declared: unknown) =>
+    JSON.stringify([...((declared as string[] | null) ?? []).filter((p) => p !== 'embedding')].sort()) ===
+    JSON.stringify([...fields].sort());
   const q: IndexStatements = indexStatements(indexName);
   const run = (cypher: string, params: Record<string, unknown> = {}) => driver.executeQuery(cypher, params, { database });
 
@@ -116,7 +126,11 @@ export function createIndexWriter(opts: IndexWriterOptions): IndexWriter {
     stateOf(
       VECTOR_INDEX_STATE,
       indexName,
-      (r) => Number(r.get('dims')) === dimensions && Number(r.get('m')) === hnswM && Number(r.get('ef')) === efConstruction,
+      (r) =>
+        Number(r.get('dims')) === dimensions &&
+        Number(r.get('m')) === hnswM &&
+        Number(r.get('ef')) === efConstruction &&
+        sameFields(r.get('properties')),
     );
   const fulltextState = () => stateOf(FULLTEXT_INDEX_STATE, fulltextIndexName(indexName), (r) => r.get('analyzer') === analyzer);
 
@@ -127,7 +141,8 @@ export function createIndexWriter(opts: IndexWriterOptions): IndexWriter {
       const existing = await indexState();
       if (existing && !existing.same) await run(q.dropVectorIndex);
       if (!existing?.same) {
-        await run(q.createVectorIndex, { dims: neo4j.int(dimensions), m: neo4j.int(hnswM), ef: neo4j.int(efConstruction) });
+        const ddl = fields.length ? q.createFilteredVectorIndex(fields) : q.createVectorIndex;
+        await run(ddl, { dims: neo4j.int(dimensions), m: neo4j.int(hnswM), ef: neo4j.int(efConstruction) });
       }
       const fulltext = await fulltextState();
       if (fulltext && !fulltext.same) await run(q.dropFulltextIndex);
@@ -141,7 +156,7 @@ export function createIndexWriter(opts: IndexWriterOptions): IndexWriter {
       return Number(records[0]?.get('n') ?? 0) === size;
     },
     async writeBatch(key, chunks, vectors) {
-      await run(q.writeBatch, { key, rows: toRows(chunks, vectors) });
+      await run(chunks.some((c) => c.carry) ? q.writeCarriedBatch : q.writeBatch, { key, rows: toRows(chunks, vectors) });
     },
     async deleteStale(keys, total) {
       if (total !== undefined && Number((await run(q.countChunks)).records[0]?.get('n')) === total) return 0;

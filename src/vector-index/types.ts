@@ -16,7 +16,12 @@ export interface SearchRequest {
   labels?: readonly string[];
   /** Only nodes whose properties pass this filter (absent: any node). */
   where?: SearchFilter;
+  /** Told, for a filtered search, where the filter was applied (./vector-search.ts). */
+  onFilterPath?: (path: FilterPath) => void;
 }
+
+/** Where a filtered search applied its filter: inside the vector index, after it, or part in each. */
+export type FilterPath = 'index' | 'index+post' | 'post';
 
 /** Vector search over a built index: top-k source nodes, one per node. */
 export interface VectorSearcher {

@@ -19,8 +19,11 @@
  * embedding call and recent ones are kept.
  *
  * With `labels` or `where` the same query keeps only the candidates that pass the filter, and
- * is run again with longer candidate lists while fewer than `top_k` pass (./filter.ts). Without
- * them the query, its parameters and its one round trip are exactly those of an unfiltered search.
+ * is run again with longer candidate lists while fewer than `top_k` pass (./filter.ts). Where
+ * the index's chunks carry filter values (./carry.ts: Neo4j 2026.x), the part of the filter the
+ * vector index can apply goes into it (`SEARCH … WHERE`, src/graph/filter-index.ts), so its list
+ * holds only passing chunks and one round suffices; the rest is post-filtered as before. Without
+ * a filter the query, its parameters and its one round trip are exactly those of an unfiltered search.
  */
 import neo4j from 'neo4j-driver';
 import { type AutoRead, withAutoRead } from '../graph/auto-read.js';
@@ -30,6 +33,8 @@ import { assertGraph, type GraphStore } from '../graph/driver.js';
 import { DomainError } from '../errors.js';
 import { fulltextIndexName, indexStatements, missingIndexKind, searchQuery } from '../graph/dialect.js';
 import { type CompiledFilter, compileFilter } from '../graph/filter-cypher.js';
+import { type CarriedFields, splitFilter } from '../graph/filter-index.js';
+import { type CarryPlan, labelField, propField } from './carry.js';
 import { type GraphNames, readGraphNames } from '../graph/graph-names.js';
 import { createTtlCache } from '../lib/ttl-cache.js';
 import { NEIGHBOR_NAME_CHARS, NEIGHBOR_SCAN, nodeContext, type RawNeighbor } from '../graph/neighbors.js';
@@ -43,7 +48,7 @@ import { composeNodeText, resultText } from './node-text.js';
 import type { TextPlan } from '../graph/text-plan.js';
 import { findModel } from '../contract/models.js';
 import type { RetrievalMode, SourceNode } from '../contract/search.js';
-import type { SearchRequest, VectorSearcher } from './types.js';
+import type { FilterPath, SearchRequest, VectorSearcher } from './types.js';
 import {
   createListMemory,
   MAX_FILTER_CANDIDATES,
@@ -135,6 +140,21 @@ interface SearchPlan {
   neighbors: number;
 }
 
+/** A filter as a search applies it: inside the index (a predicate over chunk `c`) and after it (over node `n`). */
+interface AppliedFilter {
+  inIndex: CompiledFilter | null;
+  post: CompiledFilter | null;
+}
+
+/** The chunk properties of a recorded carry, by source name (src/graph/filter-index.ts). */
+function carriedFields(carry: CarryPlan): CarriedFields {
+  return {
+    labels: new Map(carry.labels.map((l) => [l, labelField(l)])),
+    properties: new Map(carry.properties.map((p) => [p, propField(p)])),
+    lists: new Set(carry.lists),
+  };
+}
+
 /** Options of {@link createVectorSearcher}. */
 export interface VectorSearcherOptions {
   /** Node property holding the text; default `TEXT_PROPERTY`. */
@@ -145,6 +165,27 @@ export interface VectorSearcherOptions {
   overfetch?: number;
   /** Query embedding (cache and coalescing); default one of `QUERY_VECTOR_CACHE_SIZE` vectors over `deps.embedders`. */
   queryVectors?: QueryVectors;
+}
+
+/**
+ * How a search applies its filter: when the index's chunks carry filter values, the part the
+ * vector index can take goes into it (and full-text hits are tested on their chunks' values);
+ * the rest, or all of it, is tested on the source nodes after.
+ */
+function appliedFilter(
+  filter: CompiledFilter,
+  carried: CarriedFields | null,
+  labels: SearchRequest['labels'],
+  where: SearchRequest['where'],
+): AppliedFilter {
+  if (!carried) return { inIndex: null, post: filter };
+  const split = splitFilter(labels, where, carried);
+  return { inIndex: split.index, post: split.residual };
+}
+
+/** Which path a filter took, for the caller (`Search-Filter` header of `POST /vector/search`). */
+function filterPath(f: AppliedFilter): FilterPath {
+  return f.inIndex ? (f.post ? 'index+post' : 'index') : 'post';
 }
 
 /** Builds the searcher every caller uses. */
@@ -195,11 +236,13 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
     topK: number,
     neighbors: number,
     lists: Lists,
-    filter: CompiledFilter | null,
+    filter: AppliedFilter | null,
   ) => {
-    const records = await read(searchQuery(mode, neighbors > 0, filter?.cypher), {
+    const inIndex = filter?.inIndex ? { index: params.index as string, where: filter.inIndex.cypher } : undefined;
+    const records = await read(searchQuery(mode, neighbors > 0, filter?.post?.cypher, inIndex), {
       ...params,
-      ...filter?.params,
+      ...filter?.post?.params,
+      ...filter?.inIndex?.params,
       ...textParams(text),
       alpha,
       k: neo4j.int(lists.k),
@@ -230,7 +273,7 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
    * The query a search runs: `vector` is null for a query without a known token, `q` for one
    * without a word; hybrid falls back to the mode that has something to search with.
    */
-  const searchIn = async (plan: SearchPlan, lists: Lists, filter: CompiledFilter | null): Promise<SourceNode[]> => {
+  const searchIn = async (plan: SearchPlan, lists: Lists, filter: AppliedFilter | null): Promise<SourceNode[]> => {
     const { read, index, vector, q, topK, neighbors, text } = plan;
     let { mode } = plan;
     const ftIndex = fulltextIndexName(index);
@@ -258,7 +301,11 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
     async (key) => {
       const [graph, index] = JSON.parse(key) as [string, string, number];
       const meta = await readIndexMeta(deps.graph.driver, graph, index);
-      return meta?.plan ?? { textProperty: prop, only: null, labels: [] };
+      const carry = meta?.settings.carry;
+      return {
+        text: meta?.plan ?? ({ textProperty: prop, only: null, labels: [] } as TextPlan),
+        carried: carry ? carriedFields(carry) : null,
+      };
     },
     { ttlMs: PLAN_TTL_MS },
   );
@@ -269,9 +316,9 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
    * index's size is read only when a first round falls short. The first round starts from the
    * lists this filter needed last time, if it was seen.
    */
-  const searchFiltered = async (plan: SearchPlan, filter: CompiledFilter): Promise<SourceNode[]> => {
+  const searchFiltered = async (plan: SearchPlan, filter: AppliedFilter): Promise<SourceNode[]> => {
     const { topK } = plan;
-    const key = JSON.stringify([plan.graph, plan.index, plan.mode, filter.cypher, filter.params]);
+    const key = JSON.stringify([plan.graph, plan.index, plan.mode, filter]);
     const first = firstLists(plan.mode, topK);
     const seen = memory.get(key);
     const cap = (n: number) => Math.min(MAX_FILTER_CANDIDATES, Math.ceil(n));
@@ -300,6 +347,7 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
       neighbors = 0,
       labels,
       where,
+      onFilterPath,
     }: SearchRequest): Promise<SourceNode[]> {
       if (!findModel(model)) throw unknownModel(model);
       if (!Number.isInteger(topK) || topK < 1 || topK > MAX_TOP_K) {
@@ -318,12 +366,14 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
       // Hybrid with only one of its two lists is that list's mode, with that mode's over-fetch.
       if (effective === 'hybrid' && !vector) effective = 'fulltext';
       if (effective === 'hybrid' && !q) effective = 'vector';
-      const text = await plans.get(JSON.stringify([graph, index, metaWrites(graph, index)]));
+      const { text, carried } = await plans.get(JSON.stringify([graph, index, metaWrites(graph, index)]));
+      const applied = filter && appliedFilter(filter, carried, labels, where);
+      if (applied) onFilterPath?.(filterPath(applied));
       // Auto-commit reads (src/graph/auto-read.ts): one round trip per query.
       try {
         return await withAutoRead(deps.graph, graph, (read) => {
           const plan: SearchPlan = { read, graph, index, text, mode: effective, vector, q, topK, neighbors };
-          return filter ? searchFiltered(plan, filter) : searchIn(plan, firstLists(effective, topK), null);
+          return applied ? searchFiltered(plan, applied) : searchIn(plan, firstLists(effective, topK), null);
         });
       } catch (err) {
         if (missingIndexKind(err)) throw noIndex(graph, model, index);
