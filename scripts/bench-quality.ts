@@ -75,6 +75,8 @@ const config = benchConfig('models', {
   VECTOR_INDEX_NAME: INDEX,
   GRAPHDB_GRAPH: 'neo4j',
   LOCAL_LLM_BASE_URL: baseUrl,
+  // On a server whose vector indexes take filter properties (Neo4j 2026.x) the species is carried on the chunks.
+  INDEX_FILTER_PROPERTIES: SPECIES_PROP,
   ...(values.analyzer ? { FULLTEXT_ANALYZER: values.analyzer } : {}),
 });
 const db = config.GRAPHDB_GRAPH;
@@ -250,12 +252,17 @@ async function main() {
       ...alphas.map((alpha) => ({ name: alphas.length > 1 ? `hybrid (α=${alpha})` : 'hybrid', mode: 'hybrid' as const, alpha })),
     ];
     const searchers = variants.map((v) => createVectorSearcher({ config, graph, embedders: embed.pool }, { alpha: v.alpha }));
+    const paths = new Map<string, number>();
+    const onFilterPath = (p: string) => paths.set(p, (paths.get(p) ?? 0) + 1);
     const search = (i: number, text: string, filter?: SearchFilterFields) =>
-      searchers[i]!.search({ query: text, graph: db, model: MODEL, topK: TOP_K, mode: variants[i]!.mode, ...filter });
+      searchers[i]!.search({ query: text, graph: db, model: MODEL, topK: TOP_K, mode: variants[i]!.mode, ...filter, onFilterPath });
     if (FILTERED !== 'off') {
       const bySource = (q: { source: number }) => species.has(q.source);
       const filterSets = Object.fromEntries(Object.entries(sets).map(([k, qs]) => [k, qs.filter(bySource)]));
+      const server = await graph.server();
+      console.log(`graph server: Neo4j ${server.version}; vector indexes take filter properties: ${server.vectorFilters}`);
       await runFilteredQuality({ variants, search, sets: filterSets, species, property: SPECIES_PROP, latencyQueries: LATENCY_QUERIES });
+      console.log(`\nwhere the filters went (Search-Filter): ${[...paths].map(([p, n]) => `${p} ${n}`).join(', ')}`);
       if (FILTERED === 'only') return;
     }
 

@@ -248,7 +248,8 @@ export async function buildVectorIndex(deps: IndexBuildDeps, opts: BuildIndexOpt
       previous: recorded?.plan,
     });
     // A sync keeps what the build carried; a build carries filter values where the server's vector indexes take them.
-    const carry = recorded ? (recorded.settings.carry ?? null) : await planCarry(deps, opts.graph, plan);
+    const kept = recorded?.settings.carry;
+    const carry = recorded ? kept && { ...kept } : await planCarry(deps, opts.graph, plan);
     settings.carry = carry;
     const lists = new Set<string>();
     const embedder = await deps.embedders.get(opts.model);

@@ -301,7 +301,8 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
     async (key) => {
       const [graph, index] = JSON.parse(key) as [string, string, number];
       const meta = await readIndexMeta(deps.graph.driver, graph, index);
-      const carry = meta?.settings.carry;
+      // Filtering inside the index needs the chunks' carried values and a server that still takes `SEARCH`.
+      const carry = meta?.settings.carry && (await deps.graph.server().catch(() => null))?.vectorFilters ? meta.settings.carry : null;
       return {
         text: meta?.plan ?? ({ textProperty: prop, only: null, labels: [] } as TextPlan),
         carried: carry ? carriedFields(carry) : null,

@@ -256,6 +256,32 @@ describe('inside the vector index (servers whose vector indexes take filter prop
   });
 });
 
+describe('a carried property that begins to hold a list', () => {
+  it('is filtered after the index from the next sync on, so `=` keeps meaning "contains"', async () => {
+    const { vectorFilters } = await deps.graph.server();
+    const kindIs = (value: string) => search({ where: { property: 'kind', op: '=', value }, mode: 'vector' });
+    expect((await kindIs('probe')).headers.get('search-filter')).toBe(vectorFilters ? 'index' : 'post');
+    const [id0] = await ids({ where: { property: 'year', op: '=', value: 1990 } });
+    const setKind = (kind: unknown) =>
+      driver.executeQuery(
+        'MATCH (n) WHERE n.dbId = $id OR id(n) = $id SET n.kind = $kind',
+        { id: neo4j.int(id0!), kind },
+        { database: 'neo4j' },
+      );
+    await setKind(['probe', 'rover']);
+    try {
+      await buildVectorIndex(deps, { graph: 'neo4j', model: MODEL, sync: true });
+      const res = await kindIs('rover');
+      expect(res.headers.get('search-filter')).toBe('post');
+      expect(((await res.json()) as { dbId: number }[]).map((h) => h.dbId)).toEqual([id0]);
+    } finally {
+      await setKind('mission');
+      await buildVectorIndex(deps, { graph: 'neo4j', model: MODEL, sync: true });
+    }
+    expect((await kindIs('probe')).headers.get('search-filter')).toBe(vectorFilters ? 'index' : 'post');
+  });
+});
+
 describe('names the graph lacks', () => {
   it('422 naming the label, with the close name', async () => {
     const res = await search({ labels: [PICK.toLowerCase()] });
