@@ -107,7 +107,11 @@ export const StatusSchema = z
             properties: z
               .array(z.string())
               .describe('Conditions on these (`=`, `in`, `exists`, and `<` … `>=` with a number, joined by `and`) are applied inside it'),
-            lists: z.array(z.string()).describe('Of those, properties some node holds as a list: only their ranges are applied inside it'),
+            lists: z
+              .array(z.string())
+              .describe(
+                'Of those, properties some node holds as a list (or a value too long to carry): only their ranges are applied inside it',
+              ),
           })
           .nullable()
           .optional()

@@ -27,7 +27,10 @@ export interface CarryPlan {
   labels: string[];
   /** Properties copied onto chunks. */
   properties: string[];
-  /** Carried properties some indexed node holds as a list (or another type an index cannot take): `=`, `in` and `exists` on them are post-filtered. */
+  /**
+   * Carried properties some indexed node holds as a list (or another value an index cannot take:
+   * a point, a string over {@link MAX_CARRIED_CHARS}): `=`, `in` and `exists` on them are post-filtered.
+   */
   lists: string[];
 }
 
@@ -60,9 +63,16 @@ export function chooseCarry(plan: TextPlan, textLabels: readonly string[], expli
   return { labels, properties, lists: [] };
 }
 
-/** A value a filtered vector index takes: not null, not a list, not a map or a point. */
+/**
+ * Longest string carried, in characters: a filter value, not a text (an index entry has a size
+ * limit, and a paragraph on every chunk of its node would cost more than it saves).
+ */
+export const MAX_CARRIED_CHARS = 1_000;
+
+/** A value a filtered vector index takes: not null, not a list, not a map or a point, not a long string. */
 function indexable(value: unknown): boolean {
   if (value === null || value === undefined || Array.isArray(value)) return false;
+  if (typeof value === 'string') return value.length <= MAX_CARRIED_CHARS;
   if (typeof value !== 'object') return true;
   // Driver types: Integer, Date, DateTime, Duration, … (a Point has `srid`).
   return !('srid' in value) && typeof (value as { toString?: unknown }).toString === 'function' && value.constructor !== Object;

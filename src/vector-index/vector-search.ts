@@ -77,6 +77,19 @@ export interface VectorSearchDeps {
 export const OVERFETCH = 6;
 
 /**
+ * Vector-index chunk hits asked per wanted node when the index applies the filter itself
+ * (`SEARCH … WHERE`, Neo4j 2026.x), in every mode. Every hit passes, so the list only has to
+ * cover nodes with several chunks; the filtered search also explores more than it returns (2026.x
+ * indexes rescore ×3 quantized candidates). Measured on bench:quality's 553-chunk index, 150
+ * queries, recall@10 of nodes against the exact filtered answer: ×1 0.80, ×2 1.000, ×3 1.000,
+ * ×6 1.000 (species filters of 49 % and 12 %; unfiltered `queryNodes` at ×6: 0.998); and the
+ * bench's recall@5 and MRR were the same at ×1 to ×4. ×2 is the cheapest with nothing lost
+ * (p50 at or below the unfiltered search in vector and hybrid mode; docs/benchmarks.md). A list
+ * that still gives fewer than `top_k` nodes is widened like a post-filtered one.
+ */
+export const IN_INDEX_OVERFETCH = 2;
+
+/**
  * Chunk hits asked of each list per wanted node in `fulltext` and `hybrid` mode. Lucene's top
  * hits are exact, so for full-text this only covers several chunks of one node; hybrid's weight
  * was tuned with both lists at ×4, and a longer vector list (×6) cost it a little
@@ -163,6 +176,8 @@ export interface VectorSearcherOptions {
   alpha?: number;
   /** Vector-index chunk hits asked per wanted node in `vector` mode; default {@link OVERFETCH}. bench:search --recall compares others. */
   overfetch?: number;
+  /** The same when the vector index applies the filter itself (in every mode); default {@link IN_INDEX_OVERFETCH}. */
+  inIndexOverfetch?: number;
   /** Query embedding (cache and coalescing); default one of `QUERY_VECTOR_CACHE_SIZE` vectors over `deps.embedders`. */
   queryVectors?: QueryVectors;
 }
@@ -194,13 +209,14 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
   const prop = opts.textProperty ?? config.TEXT_PROPERTY;
   const alpha = opts.alpha ?? HYBRID_ALPHA;
   const overfetch = opts.overfetch ?? OVERFETCH;
+  const inIndexOverfetch = opts.inIndexOverfetch ?? IN_INDEX_OVERFETCH;
 
   // A query with no known token embeds to zeros (null here), which has no cosine similarity to anything.
   const queryVectors = opts.queryVectors ?? createQueryVectors({ embedders: deps.embedders, size: config.QUERY_VECTOR_CACHE_SIZE });
 
   /** The lists of a first round: `topK` × the mode's over-fetch. */
-  const firstLists = (mode: RetrievalMode, topK: number): Lists => ({
-    k: candidateCount(topK, mode === 'vector' ? overfetch : LIST_OVERFETCH),
+  const firstLists = (mode: RetrievalMode, topK: number, inIndex = false): Lists => ({
+    k: candidateCount(topK, inIndex ? inIndexOverfetch : mode === 'vector' ? overfetch : LIST_OVERFETCH),
     kf: candidateCount(topK, LIST_OVERFETCH),
   });
 
@@ -320,7 +336,7 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
   const searchFiltered = async (plan: SearchPlan, filter: AppliedFilter): Promise<SourceNode[]> => {
     const { topK } = plan;
     const key = JSON.stringify([plan.graph, plan.index, plan.mode, filter]);
-    const first = firstLists(plan.mode, topK);
+    const first = firstLists(plan.mode, topK, filter.inIndex !== null);
     const seen = memory.get(key);
     const cap = (n: number) => Math.min(MAX_FILTER_CANDIDATES, Math.ceil(n));
     let lists = seen ? { k: cap(Math.max(first.k, seen.k * topK)), kf: cap(Math.max(first.kf, seen.kf * topK)) } : first;

@@ -137,9 +137,9 @@ describe('carry', () => {
     expect(chooseCarry(plan, [], many).properties).toHaveLength(MAX_CARRIED_PROPERTIES);
   });
 
-  it("a node's carried values: flags for its carried labels, scalars copied, lists noted", () => {
+  it("a node's carried values: flags for its carried labels, scalars copied, lists and long strings noted", () => {
     const lists = new Set<string>();
-    const carry = { labels: ['Movie'], properties: ['year', 'tags'], lists: [] };
+    const carry = { labels: ['Movie'], properties: ['year', 'tags', 'plot'], lists: [] };
     expect(
       carriedValues(
         carry,
