@@ -32,6 +32,8 @@ export interface CarryPlan {
    * a point, a string over {@link MAX_CARRIED_CHARS}): `=`, `in` and `exists` on them are post-filtered.
    */
   lists: string[];
+  /** Chunks per indexed node at the last build (a sync keeps it): sets how many hits a filtered index is asked for. */
+  chunksPerNode?: number;
 }
 
 /** Most labels flagged, and properties copied, per index (each is a property of every chunk that has it, and of the index). */
@@ -45,6 +47,18 @@ const FILTERABLE: ReadonlySet<SkipReason> = new Set(['repeats', 'number', 'date'
 export const labelField = (label: string) => `label:${label}`;
 /** The chunk property of a carried node property. */
 export const propField = (property: string) => `prop:${property}`;
+
+/**
+ * Vector-index chunk hits asked per wanted node when the index applies the filter itself, at
+ * most `most` (the mode's unfiltered over-fetch). Every hit passes, so the list only has to cover
+ * nodes with several chunks: 1.5 × the index's chunks per node, at least 2. Measured on
+ * bench:quality's index (553 chunks, 400 nodes: ×3), recall@10 of nodes against the exact
+ * filtered answer: ×1 0.80, ×2 to ×6 1.000; an index of long texts (13 chunks per node) gets the
+ * unfiltered ×6, whose beam its results need (docs/benchmarks.md).
+ */
+export function inIndexOverfetch(carry: Pick<CarryPlan, 'chunksPerNode'>, most: number): number {
+  return Math.min(most, Math.max(2, Math.ceil(1.5 * (carry.chunksPerNode ?? most))));
+}
 
 /** The chunk properties a vector index declares for `carry` (labels first), or [] for none. */
 export function carryFields(carry: CarryPlan | null | undefined): string[] {

@@ -332,6 +332,8 @@ export async function buildVectorIndex(deps: IndexBuildDeps, opts: BuildIndexOpt
     const chunksDeleted = await writer.deleteStale(keys, progress.chunksDone);
     await cache.prune(textKeys);
     if (carry) carry.lists = [...lists].sort();
+    // Recorded by builds only: a sync that rewrote the record for this would trigger another pass.
+    if (carry && !recorded) carry.chunksPerNode = Math.round((10 * progress.chunksDone) / Math.max(1, progress.nodesTotal)) / 10;
     // A sync records the plan only when it planned new labels (or a carried property began or
     // ceased to hold lists), so an unchanged graph stays unwritten.
     const labelsOf = (p: TextPlan) => JSON.stringify(p.labels.map((l) => l.label));

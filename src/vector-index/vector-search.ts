@@ -34,7 +34,7 @@ import { DomainError } from '../errors.js';
 import { fulltextIndexName, indexStatements, missingIndexKind, searchQuery } from '../graph/dialect.js';
 import { type CompiledFilter, compileFilter } from '../graph/filter-cypher.js';
 import { type CarriedFields, splitFilter } from '../graph/filter-index.js';
-import { type CarryPlan, labelField, propField } from './carry.js';
+import { type CarryPlan, inIndexOverfetch, labelField, propField } from './carry.js';
 import { type GraphNames, readGraphNames } from '../graph/graph-names.js';
 import { createTtlCache } from '../lib/ttl-cache.js';
 import { NEIGHBOR_NAME_CHARS, NEIGHBOR_SCAN, nodeContext, type RawNeighbor } from '../graph/neighbors.js';
@@ -75,19 +75,6 @@ export interface VectorSearchDeps {
  * hardly moves with it (p50 2.3–2.8 ms from ×1 to ×10), so recall decides (docs/benchmarks.md).
  */
 export const OVERFETCH = 6;
-
-/**
- * Vector-index chunk hits asked per wanted node when the index applies the filter itself
- * (`SEARCH … WHERE`, Neo4j 2026.x), in every mode. Every hit passes, so the list only has to
- * cover nodes with several chunks; the filtered search also explores more than it returns (2026.x
- * indexes rescore ×3 quantized candidates). Measured on bench:quality's 553-chunk index, 150
- * queries, recall@10 of nodes against the exact filtered answer: ×1 0.80, ×2 1.000, ×3 1.000,
- * ×6 1.000 (species filters of 49 % and 12 %; unfiltered `queryNodes` at ×6: 0.998); and the
- * bench's recall@5 and MRR were the same at ×1 to ×4. ×2 is the cheapest with nothing lost
- * (p50 at or below the unfiltered search in vector and hybrid mode; docs/benchmarks.md). A list
- * that still gives fewer than `top_k` nodes is widened like a post-filtered one.
- */
-export const IN_INDEX_OVERFETCH = 2;
 
 /**
  * Chunk hits asked of each list per wanted node in `fulltext` and `hybrid` mode. Lucene's top
@@ -157,6 +144,8 @@ interface SearchPlan {
 interface AppliedFilter {
   inIndex: CompiledFilter | null;
   post: CompiledFilter | null;
+  /** What the index's chunks carry, when `inIndex` is set. */
+  carry?: CarryPlan;
 }
 
 /** The chunk properties of a recorded carry, by source name (src/graph/filter-index.ts). */
@@ -176,8 +165,6 @@ export interface VectorSearcherOptions {
   alpha?: number;
   /** Vector-index chunk hits asked per wanted node in `vector` mode; default {@link OVERFETCH}. bench:search --recall compares others. */
   overfetch?: number;
-  /** The same when the vector index applies the filter itself (in every mode); default {@link IN_INDEX_OVERFETCH}. */
-  inIndexOverfetch?: number;
   /** Query embedding (cache and coalescing); default one of `QUERY_VECTOR_CACHE_SIZE` vectors over `deps.embedders`. */
   queryVectors?: QueryVectors;
 }
@@ -189,13 +176,13 @@ export interface VectorSearcherOptions {
  */
 function appliedFilter(
   filter: CompiledFilter,
-  carried: CarriedFields | null,
+  carry: CarryPlan | null,
   labels: SearchRequest['labels'],
   where: SearchRequest['where'],
 ): AppliedFilter {
-  if (!carried) return { inIndex: null, post: filter };
-  const split = splitFilter(labels, where, carried);
-  return { inIndex: split.index, post: split.residual };
+  if (!carry) return { inIndex: null, post: filter };
+  const split = splitFilter(labels, where, carriedFields(carry));
+  return split.index ? { inIndex: split.index, post: split.residual, carry } : { inIndex: null, post: filter };
 }
 
 /** Which path a filter took, for the caller (`Search-Filter` header of `POST /vector/search`). */
@@ -209,16 +196,19 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
   const prop = opts.textProperty ?? config.TEXT_PROPERTY;
   const alpha = opts.alpha ?? HYBRID_ALPHA;
   const overfetch = opts.overfetch ?? OVERFETCH;
-  const inIndexOverfetch = opts.inIndexOverfetch ?? IN_INDEX_OVERFETCH;
 
   // A query with no known token embeds to zeros (null here), which has no cosine similarity to anything.
   const queryVectors = opts.queryVectors ?? createQueryVectors({ embedders: deps.embedders, size: config.QUERY_VECTOR_CACHE_SIZE });
 
   /** The lists of a first round: `topK` × the mode's over-fetch. */
-  const firstLists = (mode: RetrievalMode, topK: number, inIndex = false): Lists => ({
-    k: candidateCount(topK, inIndex ? inIndexOverfetch : mode === 'vector' ? overfetch : LIST_OVERFETCH),
-    kf: candidateCount(topK, LIST_OVERFETCH),
-  });
+  // `inIndex`: the index's carry when the index applies the filter (fewer hits suffice: ./carry.ts).
+  const firstLists = (mode: RetrievalMode, topK: number, inIndex?: CarryPlan): Lists => {
+    const most = mode === 'vector' ? overfetch : LIST_OVERFETCH;
+    return {
+      k: candidateCount(topK, inIndex ? inIndexOverfetch(inIndex, most) : most),
+      kf: candidateCount(topK, LIST_OVERFETCH),
+    };
+  };
 
   // Filtered searches only: the graph's names (to refuse unknown ones) and each index's size (to stop widening).
   const names = createTtlCache((graph) => readGraphNames(deps.graph, graph), { ttlMs: FILTER_NAMES_TTL_MS });
@@ -321,7 +311,7 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
       const carry = meta?.settings.carry && (await deps.graph.server().catch(() => null))?.vectorFilters ? meta.settings.carry : null;
       return {
         text: meta?.plan ?? ({ textProperty: prop, only: null, labels: [] } as TextPlan),
-        carried: carry ? carriedFields(carry) : null,
+        carry: carry ?? null,
       };
     },
     { ttlMs: PLAN_TTL_MS },
@@ -335,8 +325,8 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
    */
   const searchFiltered = async (plan: SearchPlan, filter: AppliedFilter): Promise<SourceNode[]> => {
     const { topK } = plan;
-    const key = JSON.stringify([plan.graph, plan.index, plan.mode, filter]);
-    const first = firstLists(plan.mode, topK, filter.inIndex !== null);
+    const key = JSON.stringify([plan.graph, plan.index, plan.mode, filter.inIndex, filter.post]);
+    const first = firstLists(plan.mode, topK, filter.carry);
     const seen = memory.get(key);
     const cap = (n: number) => Math.min(MAX_FILTER_CANDIDATES, Math.ceil(n));
     let lists = seen ? { k: cap(Math.max(first.k, seen.k * topK)), kf: cap(Math.max(first.kf, seen.kf * topK)) } : first;
@@ -383,8 +373,8 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
       // Hybrid with only one of its two lists is that list's mode, with that mode's over-fetch.
       if (effective === 'hybrid' && !vector) effective = 'fulltext';
       if (effective === 'hybrid' && !q) effective = 'vector';
-      const { text, carried } = await plans.get(JSON.stringify([graph, index, metaWrites(graph, index)]));
-      const applied = filter && appliedFilter(filter, carried, labels, where);
+      const { text, carry } = await plans.get(JSON.stringify([graph, index, metaWrites(graph, index)]));
+      const applied = filter && appliedFilter(filter, carry, labels, where);
       if (applied) onFilterPath?.(filterPath(applied));
       // Auto-commit reads (src/graph/auto-read.ts): one round trip per query.
       try {

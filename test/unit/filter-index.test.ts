@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { splitFilter, type CarriedFields } from '../../src/graph/filter-index.js';
 import type { SearchFilter } from '../../src/contract/search-filter.js';
-import { carriedValues, chooseCarry, MAX_CARRIED_PROPERTIES } from '../../src/vector-index/carry.js';
+import { carriedValues, chooseCarry, inIndexOverfetch, MAX_CARRIED_PROPERTIES } from '../../src/vector-index/carry.js';
 import type { TextPlan } from '../../src/graph/text-plan.js';
 
 const carried: CarriedFields = {
@@ -152,5 +152,13 @@ describe('carry', () => {
       ),
     ).toEqual({ 'label:Movie': true, 'prop:year': 1999 });
     expect([...lists]).toEqual(['tags']);
+  });
+
+  it('asks a filtering index for 1.5 × its chunks per node per wanted node, from 2 up to the unfiltered over-fetch', () => {
+    expect(inIndexOverfetch({ chunksPerNode: 1 }, 6)).toBe(2);
+    expect(inIndexOverfetch({ chunksPerNode: 1.4 }, 6)).toBe(3);
+    expect(inIndexOverfetch({ chunksPerNode: 13 }, 6)).toBe(6);
+    expect(inIndexOverfetch({ chunksPerNode: 13 }, 4)).toBe(4);
+    expect(inIndexOverfetch({}, 6)).toBe(6);
   });
 });
