@@ -229,11 +229,12 @@ RETURN state, populationPercent, options.indexConfig.\`fulltext.analyzer\` AS an
 
 /**
  * Cypher: from `nodeId, score` rows (one per source node) to the `$topK` best nodes `n` that
- * still exist, have text to index ({@link hasText}) and pass `filter` (a predicate over `n`, src/graph/filter-cypher.ts).
+ * still exist, have text to index ({@link hasText}) and pass `filter` (a predicate over `n`,
+ * src/graph/filter-cypher.ts). `keep`: further variables carried along (`, chunkHits`).
  */
-const bestNodes = (filter?: string) => `
+const bestNodes = (filter?: string, keep = '') => `
 MATCH (n) WHERE elementId(n) = nodeId AND ${hasText('n')}${filter ? ` AND ${filter}` : ''}
-WITH n, score ORDER BY score DESC, elementId(n) LIMIT $topK`;
+WITH n, score${keep} ORDER BY score DESC, elementId(n) LIMIT $topK`;
 
 /** Cypher: a search result's fields for node `n` (`dbId` and `displayName` by {@link dbIdOf} and {@link displayNameOf}). */
 const RESULT_FIELDS = `${dbIdOf('n')} AS dbId, ${textFields('n')}, score, elementId(n) AS nodeId`;
@@ -253,16 +254,16 @@ CALL (n) {
 }`;
 
 /** The tail of a search query: the best nodes and their fields. */
-const rankedNodes = (filter?: string) => `${bestNodes(filter)}
-RETURN ${RESULT_FIELDS}`;
+const rankedNodes = (filter?: string, keep = '') => `${bestNodes(filter, keep)}
+RETURN ${RESULT_FIELDS}${keep}`;
 
 /**
  * The same with each node's graph context (`rels` by {@link NODE_RELS}, `degree` from the count
  * store), in the same round trip; sorted again after the per-node subquery.
  */
-const rankedNodesWithRels = (filter?: string) => `${bestNodes(filter)}${NODE_RELS}
-WITH n, score, rels ORDER BY score DESC, elementId(n)
-RETURN ${RESULT_FIELDS}, rels, COUNT { (n)--() } AS degree`;
+const rankedNodesWithRels = (filter?: string, keep = '') => `${bestNodes(filter, keep)}${NODE_RELS}
+WITH n, score, rels${keep} ORDER BY score DESC, elementId(n)
+RETURN ${RESULT_FIELDS}, rels, COUNT { (n)--() } AS degree${keep}`;
 
 /** Where a filter is applied inside the index: the index's name and a predicate over chunk `c` (src/graph/filter-index.ts). */
 export interface InIndexFilter {
@@ -273,14 +274,17 @@ export interface InIndexFilter {
 /**
  * `$k` vector-index chunk hits for `$vector`, best score per source node. With `inIndex`, the
  * index itself returns `$k` chunks that pass its predicate (`SEARCH`, Cypher 25; the index name
- * must be written out there).
+ * must be written out there), and each row also says how many chunks it returned (`chunkHits`):
+ * fewer than `$k` means no other chunk passes, so a filtered search need not ask again.
  */
 const vectorHits = (inIndex?: InIndexFilter) =>
   inIndex
     ? `
 MATCH (c:${quoteName(chunkLabel(inIndex.index))})
   SEARCH c IN (VECTOR INDEX ${quoteName(inIndex.index)} FOR $vector WHERE ${inIndex.where} LIMIT $k) SCORE AS score
-WITH c.nodeId AS nodeId, max(score) AS score`
+WITH collect({nodeId: c.nodeId, score: score}) AS chunks
+UNWIND chunks AS h
+WITH size(chunks) AS chunkHits, h.nodeId AS nodeId, max(h.score) AS score`
     : `
 CALL db.index.vector.queryNodes($index, $k, $vector) YIELD node AS c, score
 WITH c.nodeId AS nodeId, max(score) AS score`;
@@ -302,14 +306,14 @@ WITH c.nodeId AS nodeId, max(score) AS score`;
  */
 const hybridHits = (inIndex?: InIndexFilter) => `
 CALL () {${vectorHits(inIndex)}
-  RETURN collect({nodeId: nodeId, score: score}) AS vector, max(score) AS vtop
+  RETURN collect({nodeId: nodeId, score: score}) AS vector, max(score) AS vtop${inIndex ? ', coalesce(max(chunkHits), 0) AS chunkHits' : ''}
 }
 CALL () {${fulltextHits(inIndex)}
   RETURN collect({nodeId: nodeId, score: score}) AS fulltext, max(score) AS ftop
 }
 UNWIND [x IN vector | {nodeId: x.nodeId, s: $alpha * x.score / vtop}]
   + [x IN fulltext | {nodeId: x.nodeId, s: (1 - $alpha) * x.score / ftop}] AS hit
-WITH hit.nodeId AS nodeId, sum(hit.s) AS score`;
+WITH ${inIndex ? 'chunkHits, ' : ''}hit.nodeId AS nodeId, sum(hit.s) AS score`;
 
 /**
  * The search query of a mode, all in one round trip: `vector` over index `$index` (`$k` chunk
@@ -318,11 +322,13 @@ WITH hit.nodeId AS nodeId, sum(hit.s) AS score`;
  * `withRels` each result's `rels` and `degree` as well (`$scan`, `$nameChars`). With `filter`
  * (a compiled predicate over `n`), only candidates that pass it are ranked. With `inIndex`, the
  * vector index applies that predicate itself and the full-text hits are tested on their chunks;
- * the query is then Cypher 25 (`SEARCH`).
+ * the query is then Cypher 25 (`SEARCH`), and in `vector` and `hybrid` mode each row carries
+ * `chunkHits`, the vector index's hit count ({@link vectorHits}).
  */
 export function searchQuery(mode: 'vector' | 'fulltext' | 'hybrid', withRels: boolean, filter?: string, inIndex?: InIndexFilter): string {
   const hits = mode === 'vector' ? vectorHits(inIndex) : mode === 'fulltext' ? fulltextHits(inIndex) : hybridHits(inIndex);
-  return (inIndex ? 'CYPHER 25' : '') + hits + (withRels ? rankedNodesWithRels(filter) : rankedNodes(filter));
+  const keep = inIndex && mode !== 'fulltext' ? ', chunkHits' : '';
+  return (inIndex ? 'CYPHER 25' : '') + hits + (withRels ? rankedNodesWithRels(filter, keep) : rankedNodes(filter, keep));
 }
 
 /** Which kind of index the database says does not exist, or null for any other error. */

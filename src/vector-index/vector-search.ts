@@ -146,6 +146,8 @@ interface AppliedFilter {
   post: CompiledFilter | null;
   /** What the index's chunks carry, when `inIndex` is set. */
   carry?: CarryPlan;
+  /** Chunks the vector index returned in the last round (`inIndex`, vector and hybrid mode); null when no row said. */
+  chunkHits?: number | null;
 }
 
 /** The chunk properties of a recorded carry, by source name (src/graph/filter-index.ts). */
@@ -257,6 +259,7 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
       scan: neo4j.int(NEIGHBOR_SCAN),
       nameChars: neo4j.int(NEIGHBOR_NAME_CHARS),
     });
+    if (filter?.inIndex) filter.chunkHits = records[0]?.has('chunkHits') ? Number(records[0].get('chunkHits')) : null;
     // The text a result carries is the text that was indexed for it (src/vector-index/node-text.ts).
     return records.map((r): SourceNode => {
       const composed = composeNodeText(
@@ -333,7 +336,9 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
     let limit: number | undefined;
     for (;;) {
       const hits = await searchIn(plan, lists, filter);
-      const done = hits.length >= topK;
+      // The index applied the whole filter and returned fewer chunks than asked: none else pass.
+      const exhausted = !filter.post && filter.chunkHits != null && filter.chunkHits < lists.k;
+      const done = hits.length >= topK || exhausted;
       if (!done) limit ??= Math.min(MAX_FILTER_CANDIDATES, await chunkCounts.get(JSON.stringify([plan.graph, plan.index])));
       if (done || (lists.k >= limit! && lists.kf >= limit!)) {
         memory.set(key, { k: lists.k / topK, kf: lists.kf / topK });

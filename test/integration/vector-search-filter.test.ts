@@ -176,6 +176,29 @@ describe('top_k under a selective filter', () => {
     ]);
   });
 
+  it('a filter fewer than top_k nodes pass: all of them, and inside the index in one round trip', async () => {
+    const { counting, runs } = countingDriver(driver);
+    const searcher = createVectorSearcher({ ...deps, graph: { ...deps.graph, driver: counting } });
+    for (const mode of ['vector', 'hybrid'] as const) {
+      runs.length = 0;
+      let path = '';
+      const found = await searcher.search({
+        query: texts[3]!,
+        graph: 'neo4j',
+        model: MODEL,
+        topK: 10,
+        mode,
+        labels: [PICK],
+        onFilterPath: (p) => (path = p),
+      });
+      expect(found.map((h) => h.dbId).sort((a, b) => a - b)).toEqual([1, 7, 13, 19, 25]);
+      // The index returned fewer chunks than asked: nothing else passes, so no second round.
+      const rounds = runs.filter((r) => r && 'k' in r).length;
+      if (path === 'index') expect(rounds, mode).toBe(1);
+      else expect(rounds, mode).toBeGreaterThan(1);
+    }
+  });
+
   it('a filter every node passes gives the unfiltered results', async () => {
     const q = { query: 'insulin signalling in the liver', graph: 'neo4j', model: MODEL, topK: 6 };
     for (const mode of ['vector', 'fulltext', 'hybrid'] as const) {
