@@ -110,9 +110,9 @@ export function createIndexWriter(opts: IndexWriterOptions): IndexWriter {
   const { driver, database, indexName, dimensions, hnswM, efConstruction, analyzer } = opts;
   const fields = opts.filterFields ?? [];
   // SHOW VECTOR INDEXES lists the vector property, then the filter properties.
+  const wanted = JSON.stringify([...fields].sort());
   const sameFields = (declared: unknown) =>
-    JSON.stringify([...((declared as string[] | null) ?? []).filter((p) => p !== 'embedding')].sort()) ===
-    JSON.stringify([...fields].sort());
+    JSON.stringify(((declared as string[] | null) ?? []).filter((p) => p !== 'embedding').sort()) === wanted;
   const q: IndexStatements = indexStatements(indexName);
   const run = (cypher: string, params: Record<string, unknown> = {}) => driver.executeQuery(cypher, params, { database });
 

@@ -178,13 +178,13 @@ export interface VectorSearcherOptions {
  */
 function appliedFilter(
   filter: CompiledFilter,
-  carry: CarryPlan | null,
+  carried: { carry: CarryPlan; fields: CarriedFields } | null,
   labels: SearchRequest['labels'],
   where: SearchRequest['where'],
 ): AppliedFilter {
-  if (!carry) return { inIndex: null, post: filter };
-  const split = splitFilter(labels, where, carriedFields(carry));
-  return split.index ? { inIndex: split.index, post: split.residual, carry } : { inIndex: null, post: filter };
+  if (!carried) return { inIndex: null, post: filter };
+  const split = splitFilter(labels, where, carried.fields);
+  return split.index ? { inIndex: split.index, post: split.residual, carry: carried.carry } : { inIndex: null, post: filter };
 }
 
 /** Which path a filter took, for the caller (`Search-Filter` header of `POST /vector/search`). */
@@ -314,7 +314,8 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
       const carry = meta?.settings.carry && (await deps.graph.server().catch(() => null))?.vectorFilters ? meta.settings.carry : null;
       return {
         text: meta?.plan ?? ({ textProperty: prop, only: null, labels: [] } as TextPlan),
-        carry: carry ?? null,
+        // Built once per plan read, not per search.
+        carried: carry ? { carry, fields: carriedFields(carry) } : null,
       };
     },
     { ttlMs: PLAN_TTL_MS },
@@ -378,8 +379,8 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
       // Hybrid with only one of its two lists is that list's mode, with that mode's over-fetch.
       if (effective === 'hybrid' && !vector) effective = 'fulltext';
       if (effective === 'hybrid' && !q) effective = 'vector';
-      const { text, carry } = await plans.get(JSON.stringify([graph, index, metaWrites(graph, index)]));
-      const applied = filter && appliedFilter(filter, carry, labels, where);
+      const { text, carried } = await plans.get(JSON.stringify([graph, index, metaWrites(graph, index)]));
+      const applied = filter && appliedFilter(filter, carried, labels, where);
       if (applied) onFilterPath?.(filterPath(applied));
       // Auto-commit reads (src/graph/auto-read.ts): one round trip per query.
       try {
