@@ -13,6 +13,19 @@
  * up to ~1,000 characters stay one chunk; that is well inside model2vec's 512-token truncation and
  * the 512-position limit of BERT-size encoders. 32 tokens (~ one sentence) of overlap costs ~14%
  * extra chunks on long texts.
+ *
+ * Characters bound a chunk as well as tokens, whatever the tokenizer says: a WordPiece tokenizer
+ * counts a word it cannot split (over 100 characters, or of unknown characters) as one unknown
+ * token, so a 200,000-character token was one 200,019-character chunk. The bound is
+ * {@link CHARS_PER_TOKEN_CEILING} characters per token of the budget (2,048 for 256 tokens):
+ * about twice the 4-5 characters per token of English and German prose and far above code,
+ * URLs and CJK text (fewer characters per token), so no chunk a tokenizer counts truly is ever
+ * cut by it; only undercounted runs are.
+ *
+ * Blobs inside prose are cut out before chunking ({@link cutBlobs}): base64 pictures, hex
+ * hashes and other long unbroken ASCII runs, as src/graph/text-rules.ts defines a blob for a
+ * whole property. A 26 KB base64 picture inside a description became 65 chunks of noise that
+ * matched nothing a user asks and pulled the node's vectors off its real topic.
  */
 
 /** Chunk size and overlap, in tokens. */
@@ -37,6 +50,82 @@ export type TokenCounter = (word: string) => number;
  */
 export const estimateTokens: TokenCounter = (word) => Math.max(1, Math.ceil(word.length / 4));
 
+/**
+ * Most characters (UTF-16 code units) per token of the budget a chunk may hold: a chunk is at
+ * most `maxTokens × 8` characters (see the header for why 8).
+ */
+export const CHARS_PER_TOKEN_CEILING = 8;
+
+/** The character bound of a chunk for a budget of `maxTokens` tokens (2,048 for the default 256). */
+export function maxChunkChars(maxTokens: number): number {
+  return Math.max(2, Math.floor(maxTokens)) * CHARS_PER_TOKEN_CEILING;
+}
+
+/**
+ * What stands in a text where {@link cutBlobs} took a blob out: the editor's mark of an omission.
+ * Marked rather than removed so a reader of the chunk sees that something was there, and so a
+ * text that was only a blob is seen to be empty ({@link chunkText} gives no chunks for it); it
+ * has no letters, so the full-text analyzer indexes nothing for it, and it adds at most a few
+ * tokens to a vector.
+ */
+export const BLOB_MARKER = '[…]';
+
+/** Shortest run that can be a blob (a 32-digit hex hash). */
+const BLOB_MIN = /\S{32,}/;
+/** A run of non-space characters longer than this is not a word (src/graph/text-rules.ts `LONG_TOKEN`). */
+const LONG_TOKEN = 64;
+const HEX = /^(0x)?[0-9a-f]{32,}$/i;
+const BASE64 = /^[A-Za-z0-9+/]{40,}={0,2}$/;
+/** The short last line of MIME base64 (wrapped at 76 characters), after a blob. */
+const BASE64_TAIL = /^[A-Za-z0-9+/]+={1,2}$/;
+/** Punctuation around a word that is not part of it (quotes, brackets, a comma or full stop after it). */
+const AROUND = /^[("'<[{]+|[)"'>\]},.;:!?]+$/g;
+
+/**
+ * True when a whitespace-free run is encoded data, not a word. Only printable ASCII runs: an
+ * unspaced run of CJK or Thai is prose (the chunk's character bound cuts it instead). Hex of
+ * 32+ digits; base64 of 40+ characters with a digit, `+` or `/` (a 45-letter word of chemistry
+ * is not cut); any run over 64 characters (a data URI, a base64url token), except a URL, which
+ * reads as words to a user and a search.
+ */
+function isBlob(token: string): boolean {
+  if (!/^[\x21-\x7e]+$/.test(token)) return false;
+  const core = token.replace(AROUND, '');
+  if (HEX.test(core)) return true;
+  if (BASE64.test(core) && /[0-9+/]/.test(core)) return true;
+  return token.length > LONG_TOKEN && !token.includes('://');
+}
+
+/**
+ * `text` with each run of blobs (consecutive blob tokens with only whitespace between, such as
+ * MIME base64 wrapped at 76 characters) replaced by one {@link BLOB_MARKER}; everything else,
+ * whitespace included, as it was. Deterministic and cheap on text without long runs (one regex test).
+ */
+export function cutBlobs(text: string): string {
+  if (!BLOB_MIN.test(text)) return text;
+  let out = '';
+  let at = 0;
+  let run: { start: number; end: number } | null = null;
+  const flush = () => {
+    if (!run) return;
+    out += text.slice(at, run.start) + BLOB_MARKER;
+    at = run.end;
+    run = null;
+  };
+  for (const m of text.matchAll(/\S+/g)) {
+    const end = m.index + m[0].length;
+    if (isBlob(m[0])) {
+      if (run) run.end = end;
+      else run = { start: m.index, end };
+    } else if (run && BASE64_TAIL.test(m[0])) {
+      run.end = end;
+      flush();
+    } else flush();
+  }
+  flush();
+  return out + text.slice(at);
+}
+
 interface Word {
   start: number;
   end: number;
@@ -44,15 +133,20 @@ interface Word {
 }
 
 /**
- * Splits `text` into overlapping chunks of at most `opts.maxTokens` tokens.
- * Empty or whitespace-only text gives no chunks; a text within the budget is one chunk (trimmed).
- * A single word longer than the budget (a URL, a sequence, unspaced CJK text) is cut into equal
- * character pieces that fit.
+ * Splits `text` into overlapping chunks of at most `opts.maxTokens` tokens and
+ * {@link maxChunkChars} characters, after cutting its blobs out ({@link cutBlobs}; chunks are
+ * substrings of the text so cut). Empty or whitespace-only text, or text that was only blobs,
+ * gives no chunks; a text within both bounds is one chunk (trimmed). A single word longer than
+ * either bound (a URL, a sequence, unspaced CJK text) is cut into equal pieces that fit, at
+ * code point boundaries.
  */
-export function chunkText(text: string, count: TokenCounter, opts: ChunkingOptions = DEFAULT_CHUNKING): string[] {
+export function chunkText(raw: string, count: TokenCounter, opts: ChunkingOptions = DEFAULT_CHUNKING): string[] {
   const max = Math.max(1, Math.floor(opts.maxTokens));
+  const maxChars = maxChunkChars(max);
   const overlap = Math.min(Math.max(0, Math.floor(opts.overlapTokens)), max - 1);
-  const words = splitWords(text, count, max);
+  const text = cutBlobs(raw);
+  if (text !== raw && !text.replaceAll(BLOB_MARKER, '').trim()) return [];
+  const words = splitWords(text, count, max, maxChars);
   if (!words.length) return [];
 
   const chunks: string[] = [];
@@ -60,7 +154,9 @@ export function chunkText(text: string, count: TokenCounter, opts: ChunkingOptio
   for (;;) {
     let end = start;
     let sum = 0;
-    while (end < words.length && (end === start || sum + words[end]!.tokens <= max)) sum += words[end++]!.tokens;
+    const from = words[start]!.start;
+    const fits = (w: Word) => sum + w.tokens <= max && w.end - from <= maxChars;
+    while (end < words.length && (end === start || fits(words[end]!))) sum += words[end++]!.tokens;
     chunks.push(text.slice(words[start]!.start, words[end - 1]!.end));
     if (end === words.length) return chunks;
     // Step back over whole words while they fit in the overlap, always moving forward overall.
@@ -71,25 +167,32 @@ export function chunkText(text: string, count: TokenCounter, opts: ChunkingOptio
   }
 }
 
-function splitWords(text: string, count: TokenCounter, max: number): Word[] {
+function splitWords(text: string, count: TokenCounter, max: number, maxChars: number): Word[] {
   const words: Word[] = [];
   for (const m of text.matchAll(/\S+/g)) {
     const start = m.index;
-    const tokens = count(m[0]);
-    if (tokens <= max) {
-      words.push({ start, end: start + m[0].length, tokens });
+    const word = m[0];
+    const tokens = count(word);
+    if (tokens <= max && word.length <= maxChars) {
+      words.push({ start, end: start + word.length, tokens });
       continue;
     }
-    // Cut at code point boundaries into pieces of about `max` tokens each.
-    const points = Array.from(m[0]);
-    const pieces = Math.ceil(tokens / max);
-    const size = Math.ceil(points.length / pieces);
+    // Cut at code point boundaries into pieces of about `max` tokens and at most `maxChars`
+    // characters each: greedy up to an even share of the word, so the pieces are alike.
+    const pieces = Math.max(Math.ceil(tokens / max), Math.ceil(word.length / maxChars));
+    const share = Math.ceil(word.length / pieces);
     let at = start;
-    for (let i = 0; i < points.length; i += size) {
-      const piece = points.slice(i, i + size).join('');
+    let piece = '';
+    const push = () => {
       words.push({ start: at, end: at + piece.length, tokens: Math.min(max, count(piece)) });
       at += piece.length;
+      piece = '';
+    };
+    for (const point of word) {
+      if (piece && piece.length + point.length > share) push();
+      piece += point;
     }
+    if (piece) push();
   }
   return words;
 }

@@ -1,6 +1,6 @@
 /** Token-aware chunking: budgets, overlap, determinism, edge cases. */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CHUNKING, chunkText, estimateTokens } from '../../src/embeddings/chunking.js';
+import { BLOB_MARKER, DEFAULT_CHUNKING, chunkText, cutBlobs, estimateTokens, maxChunkChars } from '../../src/embeddings/chunking.js';
 
 /** One token per word, so budgets are easy to reason about. */
 const perWord = () => 1;
@@ -48,5 +48,55 @@ describe('chunkText', () => {
     expect(estimateTokens('a')).toBe(1);
     expect(estimateTokens('protein')).toBe(2);
     expect(estimateTokens('phosphorylation,')).toBe(4);
+  });
+
+  it('bounds chunks in characters whatever the tokenizer says (one unknown token for any word)', () => {
+    const oneToken = () => 1;
+    const bound = maxChunkChars(DEFAULT_CHUNKING.maxTokens);
+    expect(bound).toBe(2048);
+    // An unspaced run that is not a blob (CJK prose), counted as one token: cut by characters.
+    const cjk = '漢字'.repeat(100_000);
+    const chunks = chunkText(cjk, oneToken);
+    expect(chunks.every((c) => c.length <= bound)).toBe(true);
+    expect(chunks.join('')).toBe(cjk);
+    expect(chunks).toHaveLength(Math.ceil(cjk.length / bound));
+    // Many short words that the counter undercounts: the run stops at the bound, with the overlap after it.
+    const prose = Array.from({ length: 3000 }, (_, i) => `wörd${i}`).join(' ');
+    const cut = chunkText(prose, () => 0, { maxTokens: 16, overlapTokens: 4 });
+    expect(cut.every((c) => c.length <= maxChunkChars(16))).toBe(true);
+    expect(cut.at(-1)!.endsWith('wörd2999')).toBe(true);
+  });
+
+  it('keeps astral characters whole and within the bound', () => {
+    const emoji = '🧬'.repeat(5000);
+    const chunks = chunkText(emoji, () => 1, { maxTokens: 16, overlapTokens: 0 });
+    expect(chunks.every((c) => c.length <= maxChunkChars(16) && !/^[\uDC00-\uDFFF]|[\uD800-\uDBFF]$/.test(c))).toBe(true);
+    expect(chunks.join('')).toBe(emoji);
+  });
+
+  it('cuts blobs out of prose before chunking, one marker per run', () => {
+    const b64 = Buffer.from(Array.from({ length: 26_000 }, (_, i) => (i * 7919) % 256)).toString('base64');
+    const mime = b64.match(/.{1,76}/g)!.join('\n');
+    const text = `A photo of the bridge: ${mime}\nIt was built in 1890.`;
+    expect(cutBlobs(text)).toBe(`A photo of the bridge: ${BLOB_MARKER}\nIt was built in 1890.`);
+    expect(chunkText(text, estimateTokens)).toEqual([`A photo of the bridge: ${BLOB_MARKER}\nIt was built in 1890.`]);
+    const hash = 'd41d8cd98f00b204e9800998ecf8427e';
+    expect(cutBlobs(`checksum ${hash}, ok`)).toBe(`checksum ${BLOB_MARKER} ok`);
+    expect(cutBlobs(`<img src="data:image/png;base64,${b64.slice(0, 200)}"> a cat`)).toBe(`<img ${BLOB_MARKER} a cat`);
+    expect(cutBlobs(`x ${'a'.repeat(200_000)} y`)).toBe(`x ${BLOB_MARKER} y`);
+  });
+
+  it('leaves words, URLs and non-ASCII runs alone', () => {
+    const words = 'Pneumonoultramicroscopicsilicovolcanoconiosis is a word; so is Donaudampfschifffahrtsgesellschaftskapitän.';
+    expect(cutBlobs(words)).toBe(words);
+    const url = `see https://example.org/${'path/'.repeat(30)}index.html for more`;
+    expect(cutBlobs(url)).toBe(url);
+    const thai = 'ภาษาไทย'.repeat(20);
+    expect(cutBlobs(thai)).toBe(thai);
+  });
+
+  it('gives no chunks for a text that was only blobs', () => {
+    expect(chunkText('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/==', estimateTokens)).toEqual([]);
+    expect(chunkText(`  ${'0'.repeat(64)}\n`, estimateTokens)).toEqual([]);
   });
 });
