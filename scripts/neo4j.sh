@@ -5,7 +5,8 @@
 # Usage: scripts/neo4j.sh start|stop|status|restart
 # Env:   NEO4J_VERSION (lts = 5.26.30; current), NEO4J_BOLT_PORT (1234), NEO4J_JAVA_HOME (a JDK to use; default: the
 #        first that fits of JAVA_HOME, java on PATH, /usr/lib/jvm/*, /opt/*), NEO4J_HEAP (2g),
-#        NEO4J_PAGECACHE (512m), NEO4J_JAVA_OPTS (extra JVM flags),
+#        NEO4J_PAGECACHE (512m), NEO4J_JAVA_OPTS (extra JVM flags), NEO4J_TX_LOG_RETENTION ("256M size":
+#        transaction logs kept; Neo4j's own default is 2 days), NEO4J_TX_LOG_ROTATION (64m),
 #        NEO4J_TX_MEMORY (256m per transaction), NEO4J_TX_MEMORY_TOTAL (1g for all transactions)
 # State: .local/neo4j/{lib,data,logs/debug.log,neo4j.log,neo4j.pid} for 5.26.x; any other
 #        version has its own .local/neo4j-<version>/ (jars, store, logs), so a store is never opened
