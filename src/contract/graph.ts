@@ -76,6 +76,8 @@ export const NOTICE_KINDS = [
   'pattern-not-found',
   'cartesian-product',
   'unbounded-path',
+  'value-not-found',
+  'value-type-mismatch',
 ] as const;
 
 /** One thing the caller of `graph_query` should know about its query (src/graph/query-notices.ts). */

@@ -287,16 +287,22 @@ export async function withMeaning(
   );
 }
 
-/** "0 rows, probably because …" for an empty result with notices that can explain it, else undefined. */
-export function emptyReason(notices: readonly QueryNotice[]): string | undefined {
+/** Value notices come only with an empty result or one of zeros and nulls (src/graph/value-notices.ts). */
+const aboutValues = (notices: readonly QueryNotice[]) => notices.some((n) => n.kind.startsWith('value-'));
+
+/**
+ * "0 rows, probably because …" for an empty result with notices that can explain it ("only
+ * zeros and nulls, probably because …" for an aggregate over nothing, told by value notices), else undefined.
+ */
+export function emptyReason(notices: readonly QueryNotice[], rows = 0): string | undefined {
   const why = notices.filter((n) => n.explainsEmpty).map((n) => n.message);
-  return why.length ? `0 rows, probably because ${why.join('; and ')}` : undefined;
+  return why.length ? `${rows ? 'only zeros and nulls' : '0 rows'}, probably because ${why.join('; and ')}` : undefined;
 }
 
 /** The one line a caller reads: the empty-result reason, else the notices' messages; undefined when there are none. */
 export function noticeLine(notices: readonly QueryNotice[], rows: number): string | undefined {
   if (!notices.length) return undefined;
-  const reason = rows === 0 ? emptyReason(notices) : undefined;
+  const reason = rows === 0 || aboutValues(notices) ? emptyReason(notices, rows) : undefined;
   const rest = notices.filter((n) => !(reason && n.explainsEmpty)).map((n) => n.message);
   return [reason, ...(rest.length ? [`Note: ${rest.join('; ')}`] : [])].filter(Boolean).join('. ');
 }

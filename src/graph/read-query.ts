@@ -18,6 +18,8 @@ import { noticeLine, queryNotices, withMeaning } from './query-notices.js';
 import type { NamesByMeaning } from '../lib/names-by-meaning.js';
 import type { GraphCollector } from './result-graph.js';
 import type { SkeletonCache } from './skeleton-cache.js';
+import { looksEmpty, valueNotices } from './value-notices.js';
+import { valueSampler, type ValueSampler } from './value-samples.js';
 
 /** Bounds of one query. */
 export interface ReadQueryLimits {
@@ -122,6 +124,11 @@ export interface ReadQueryOptions {
   schema?: Pick<SkeletonCache, 'schema'>;
   /** Suggests names by meaning for unknown names no spelling rule matched (src/lib/names-by-meaning.ts). */
   meaning?: NamesByMeaning;
+  /**
+   * Checks the compared values of an empty result against the graph's (src/graph/value-notices.ts);
+   * default on with the process's sampler of `graph` (only with `schema`, as the other checks); false turns it off.
+   */
+  values?: ValueSampler | false;
 }
 
 /** How long a query waits for a schema that is not cached yet, when the database warned about a name. */
@@ -221,7 +228,7 @@ export async function runReadQuery(
   cypher: string,
   params: Record<string, unknown> = {},
   limits: ReadQueryLimits,
-  { graph: collector, schema: schemas, meaning }: ReadQueryOptions = {},
+  { graph: collector, schema: schemas, meaning, values }: ReadQueryOptions = {},
 ): Promise<ReadQueryResult> {
   const countLimit = Math.max(limits.countLimit ?? 10_000, limits.maxRows);
   let release: (() => void) | undefined;
@@ -294,7 +301,13 @@ export async function runReadQuery(
           ...(rowsLeftOut || rowCut ? [`showing ${kept.length} of ${of} rows${rowCut ? ', cut' : ''} (${why})`] : []),
           ...(valuesCut ? [`${valuesCut} long string value${valuesCut > 1 ? 's' : ''} cut (see "more characters")`] : []),
         ];
-        const notices = await noticesBy;
+        let notices = await noticesBy;
+        const sampler = values ?? (schemas ? valueSampler(graph) : false);
+        // Only an empty (or all-zero) result is checked: a query that found rows found values the graph holds.
+        if (sampler && exact && looksEmpty(rows)) {
+          const skip = new Set(notices.filter((n) => n.kind === 'unknown-property' && n.name).map((n) => n.name!));
+          notices = [...notices, ...(await valueNotices(cypher, params, { sampler, database, timeoutMs: limits.timeoutMs, skip }))];
+        }
         return {
           columns,
           rows: kept,

@@ -1,0 +1,288 @@
+/**
+ * Notices about values (DECISIONS 28): when a read came back empty (no rows, or only zeros and
+ * nulls from an aggregate) and it compares a property with a literal or a parameter, say what
+ * the graph holds instead. Two kinds:
+ * - `value-type-mismatch`: the value has another type than the property holds. Graphs loaded
+ *   from CSV hold numbers, dates and flags as strings (`Order.freight` "32.38"), so
+ *   `o.freight > 100` is null for every order and the count a confident 0; the notice gives the
+ *   conversion (`toFloat(o.freight) > 100`). `{released: '1999'}` against an INTEGER likewise.
+ * - `value-not-found`: no item holds the string compared with `=`, `IN`, `STARTS WITH`, … ; the
+ *   notice gives the closest values by case and spelling (`Keanu Reeves` for 'keanu reeves',
+ *   `UK` for 'United Kingdom' by initials), else the most common ones.
+ * Rows are never changed and a comparison the graph matches gets no notice: a string counts as
+ * missing only when the sample saw every item with the property, or an exact lookup found none.
+ */
+import type { QueryNotice } from '../contract/graph.js';
+import { nameDistance } from '../lib/close-names.js';
+import { withTimeout } from '../lib/timeout.js';
+import { type Comparison, type ComparedValue, formatValue, readComparisons } from './cypher-comparisons.js';
+import type { SampledValue, ValueSample, ValueSampler } from './value-samples.js';
+
+/** Values suggested at most per notice. */
+export const VALUE_SUGGESTIONS = 5;
+
+const NUMERIC = /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/;
+const INTEGRAL = /^\s*[-+]?\d+\s*$/;
+const DATE_LIKE = /^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?/;
+const BOOLEAN_LIKE = /^(true|false|yes|no|0|1|t|f|y|n)$/i;
+/** Placeholders loaders leave for a missing value. */
+const PLACEHOLDERS = new Set(['', 'NULL', 'null', 'N/A', 'NA', 'None', '\\N']);
+
+/** The property's name for messages: `Order.freight`, `ORDERS.discount`. */
+export const ownerName = (c: Pick<Comparison, 'owner' | 'property'>) =>
+  `${'type' in c.owner ? c.owner.type : c.owner.labels.join(':')}.${c.property}`;
+
+/** What the sampled strings of a property look like, when they all look alike (placeholders aside). */
+export function stringKind(values: readonly SampledValue[]): 'integer' | 'number' | 'date' | 'boolean' | undefined {
+  const strings = values.filter((v) => v.type === 'STRING' && !PLACEHOLDERS.has(String(v.value)));
+  if (!strings.length) return undefined;
+  const all = (re: RegExp) => strings.every((v) => re.test(String(v.value)));
+  if (all(INTEGRAL) && !all(BOOLEAN_LIKE)) return 'integer';
+  if (all(NUMERIC) && !all(BOOLEAN_LIKE)) return 'number';
+  if (all(DATE_LIKE)) return 'date';
+  if (all(BOOLEAN_LIKE)) return 'boolean';
+  return undefined;
+}
+
+const typesOf = (s: ValueSample) => [...new Set(s.values.map((v) => v.type))];
+const example = (s: ValueSample, type?: string) => {
+  const v = s.values.find((x) => (!type || x.type === type) && !PLACEHOLDERS.has(String(x.value)))?.value;
+  return typeof v === 'string' ? JSON.stringify(v) : String(v);
+};
+const isNumberType = (t: string) => t === 'INTEGER' || t === 'FLOAT';
+const isTemporalType = (t: string) => /^(DATE|LOCAL DATETIME|ZONED DATETIME|LOCAL TIME|ZONED TIME|DURATION)/.test(t);
+/** What the wrapper turns the property into, if it changes its type. */
+const wrapped = (w: string | undefined): 'string' | 'number' | 'temporal' | 'boolean' | undefined =>
+  !w
+    ? undefined
+    : /^(tolower|toupper|lower|upper|trim|ltrim|rtrim|tostring)$/.test(w)
+      ? 'string'
+      : /^(tointeger|tofloat)$/.test(w)
+        ? 'number'
+        : /^(date|datetime|localdatetime)$/.test(w)
+          ? 'temporal'
+          : 'boolean';
+
+/** The value as written with the property side replaced: `toFloat(o.freight) > 100`. */
+const rewrite = (c: Comparison, subject: string, value = formatValue(c.value)) => `${subject} ${c.operator} ${value}`;
+
+/** A type mismatch between `c`'s value and what `sample` holds, or null. */
+export function typeMismatch(c: Comparison, sample: ValueSample): QueryNotice | null {
+  const v = c.value.kind === 'list' && c.operator === 'IN' ? c.value.items[0] : c.value;
+  if (!v || v.kind === 'unknown' || v.kind === 'null' || !sample.values.length) return null;
+  const types = typesOf(sample);
+  const name = ownerName(c);
+  const held = types.join('|');
+  const base = `${c.variable ?? c.subject.split('.')[0]}.${c.property}`;
+  const notice = (message: string, suggestions: string[]): QueryNotice => ({
+    kind: 'value-type-mismatch',
+    name: c.subject,
+    suggestions,
+    message,
+    explainsEmpty: true,
+  });
+  const into = wrapped(c.wrapper);
+  if (into === 'string' || into === 'number' || into === 'boolean') return null; // converted already
+  if (into === 'temporal') return null; // a string the function cannot parse is the database's error
+  const strings = types.includes('STRING');
+  if (v.kind === 'number' && !types.some(isNumberType) && strings) {
+    const kind = stringKind(sample.values);
+    if (kind === 'integer' || kind === 'number') {
+      const fn = kind === 'integer' && Number.isInteger(v.value) ? 'toInteger' : 'toFloat';
+      const fix = rewrite(c, `${fn}(${base})`);
+      return notice(`${name} holds numbers as STRING (e.g. ${example(sample)}): compare ${fix}`, [fix]);
+    }
+    const fix = rewrite(c, base, JSON.stringify(String(v.value)));
+    return notice(`${name} holds STRING (e.g. ${example(sample)}), never a number: compare with a string, e.g. ${fix}`, [fix]);
+  }
+  if (v.kind === 'string' && !strings && types.some(isNumberType)) {
+    const n = Number(v.value);
+    const fix = Number.isFinite(n) && v.value.trim() ? rewrite(c, base, String(n)) : `${base} ${c.operator} <a number>`;
+    return notice(`${name} holds ${held} (e.g. ${example(sample)}), not strings: compare ${fix}`, [fix]);
+  }
+  if (v.kind === 'string' && types.some((t) => t.startsWith('LIST')) && !strings) {
+    const fix = `${formatValue(v)} IN ${base}`;
+    return notice(`${name} holds ${held} (e.g. ${example(sample)}): test membership with ${fix}`, [fix]);
+  }
+  if (v.kind === 'boolean' && !types.includes('BOOLEAN') && strings) {
+    const fix = rewrite(c, base, JSON.stringify(String(v.value)));
+    return notice(`${name} holds STRING (e.g. ${example(sample)}), not BOOLEAN: compare with its string, e.g. ${fix}`, [fix]);
+  }
+  if (v.kind === 'temporal' && !types.some(isTemporalType) && strings) {
+    if (stringKind(sample.values) !== 'date') return notice(`${name} holds STRING (e.g. ${example(sample)}), not a ${v.fn}`, []);
+    const sampleText = String(sample.values.find((x) => x.type === 'STRING' && DATE_LIKE.test(String(x.value)))?.value ?? '');
+    const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(sampleText);
+    const subject = dateOnly ? `date(${base})` : `date(left(${base}, 10))`;
+    const fix = rewrite(c, subject);
+    const asText = v.text !== undefined ? ` or compare the strings: ${rewrite(c, base, JSON.stringify(v.text))}` : '';
+    return notice(`${name} holds dates as STRING (e.g. ${example(sample)}): compare ${fix}${asText}`, [fix]);
+  }
+  if (v.kind === 'string' && types.some(isTemporalType) && !strings) {
+    const fn = types.includes('DATE') ? 'date' : 'datetime';
+    const fix = rewrite(c, base, `${fn}(${formatValue(v)})`);
+    return notice(`${name} holds ${held} (e.g. ${example(sample)}), not strings: compare ${fix}`, [fix]);
+  }
+  return null;
+}
+
+/** Initials of a multi-word string: "United Kingdom" → "uk". */
+const initials = (s: string) => {
+  const words = s.split(/[\s\-_.]+/).filter(Boolean);
+  return words.length > 1 ? words.map((w) => w[0]!.toLowerCase()).join('') : '';
+};
+
+/** How far a held value is from the wanted one (lower is closer), or undefined when not close. */
+export function valueDistance(wanted: string, held: string): number | undefined {
+  const a = wanted.toLowerCase().trim();
+  const b = held.toLowerCase().trim();
+  if (!a || !b) return undefined;
+  if (a === b) return 0.1;
+  const ia = initials(wanted);
+  const ib = initials(held);
+  if ((ia && ia === b.replace(/[^a-z0-9]/g, '')) || (ib && ib === a.replace(/[^a-z0-9]/g, ''))) return 0.5;
+  if (ia && b.replace(/[^a-z0-9]/g, '').startsWith(ia) && ia.length >= 2) return 1.5; // "United States" → "USA"
+  const d = nameDistance(wanted, held);
+  const allowed = Math.max(2, Math.floor(Math.min(a.length, b.length) / 4));
+  if (d <= allowed) return d;
+  // A value that holds the wanted words whole ("Matrix" → "The Matrix"), or the other way round.
+  const words = (s: string) => new Set(s.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 2));
+  const wa = words(a);
+  const wb = words(b);
+  if (wa.size && [...wa].every((w) => wb.has(w))) return 2 + wb.size - wa.size;
+  if (wb.size && [...wb].every((w) => wa.has(w))) return 3 + wa.size - wb.size;
+  return undefined;
+}
+
+/** The wrapper applied to a sampled string, as the database would (`toLower`, `trim`, …). */
+function apply(wrapper: string | undefined, s: string): string {
+  if (wrapper === 'tolower' || wrapper === 'lower') return s.toLowerCase();
+  if (wrapper === 'toupper' || wrapper === 'upper') return s.toUpperCase();
+  if (wrapper === 'trim') return s.trim();
+  if (wrapper === 'ltrim') return s.trimStart();
+  if (wrapper === 'rtrim') return s.trimEnd();
+  return s;
+}
+
+/** The strings `c` looks for that `sample` does not hold (all of them, or null when one is held or it cannot tell). */
+export function missingStrings(c: Comparison, sample: ValueSample): string[] | null {
+  if (c.wrapper && wrapped(c.wrapper) !== 'string') return null;
+  const wanted: ComparedValue[] = c.operator === 'IN' && c.value.kind === 'list' ? c.value.items : [c.value];
+  if (!wanted.length || wanted.some((w) => w.kind !== 'string')) return null;
+  const op = c.operator === 'IN' ? '=' : c.operator;
+  if (!['=', 'STARTS WITH', 'ENDS WITH', 'CONTAINS'].includes(op)) return null;
+  const held = sample.values.filter((v) => v.type === 'STRING').map((v) => apply(c.wrapper, String(v.value)));
+  if (!held.length) return null;
+  const hit = (w: string) =>
+    held.some((h) => (op === '=' ? h === w : op === 'STARTS WITH' ? h.startsWith(w) : op === 'ENDS WITH' ? h.endsWith(w) : h.includes(w)));
+  const strings = wanted.map((w) => (w as { value: string }).value);
+  return strings.some(hit) ? null : strings;
+}
+
+/** The `value-not-found` notice of `c` for `missing`, with the closest held values. */
+export function notFound(c: Comparison, sample: ValueSample, missing: string[]): QueryNotice {
+  const held = sample.values.filter((v) => v.type === 'STRING' && !PLACEHOLDERS.has(String(v.value)));
+  const op = c.operator === 'IN' ? '=' : c.operator;
+  const scored = new Map<string, number>();
+  for (const w of missing) {
+    for (const [i, v] of held.entries()) {
+      const text = String(v.value);
+      let d = valueDistance(w, text);
+      if (d === undefined && op !== '=' && text.toLowerCase().includes(w.toLowerCase())) d = 0.2; // a case slip in CONTAINS
+      if (d !== undefined) scored.set(text, Math.min(scored.get(text) ?? Number.POSITIVE_INFINITY, d + i / 1e6));
+    }
+  }
+  const close = [...scored.entries()]
+    .sort((a, b) => a[1] - b[1])
+    .map(([t]) => t)
+    .slice(0, VALUE_SUGGESTIONS);
+  const caseOnly = close.length > 0 && missing.some((w) => close.some((t) => t.toLowerCase().includes(w.toLowerCase())));
+  const quoted = (xs: string[]) => xs.map((x) => JSON.stringify(x)).join(', ');
+  const what = missing.length > 1 ? `any of ${quoted(missing)}` : JSON.stringify(missing[0]);
+  const verb =
+    op === '='
+      ? 'has'
+      : op === 'CONTAINS'
+        ? 'has a value containing'
+        : op === 'STARTS WITH'
+          ? 'has a value starting with'
+          : 'has a value ending with';
+  const who = 'type' in c.owner ? `no :${c.owner.type} relationship` : `no ${c.owner.labels.join(':')}`;
+  const subject = c.wrapper ? ` (as ${c.subject})` : '';
+  const scope = sample.complete ? '' : ` (in a sample of ${sample.items.toLocaleString('en-US')})`;
+  let hint: string;
+  if (close.length) {
+    const tail =
+      caseOnly && !c.wrapper
+        ? `; values are case-sensitive: use the exact value or compare toLower(${c.subject}) ${c.operator} ${formatValue({ kind: 'string', value: missing[0]!.toLowerCase() })}`
+        : '';
+    hint = `; closest: ${quoted(close)}${tail}`;
+  } else {
+    const common = held.slice(0, VALUE_SUGGESTIONS).map((v) => String(v.value));
+    const more = sample.distinct > common.length ? ', …' : '';
+    hint = common.length ? `; it holds ${quoted(common)}${more}` : '';
+  }
+  return {
+    kind: 'value-not-found',
+    name: c.subject,
+    suggestions: close.length ? close : held.slice(0, VALUE_SUGGESTIONS).map((v) => String(v.value)),
+    message: `${who} ${verb} ${c.property}${subject} ${what}${scope}${hint}`,
+    explainsEmpty: true,
+  };
+}
+
+/** True when a result reads as empty: no rows, or only zeros, nulls and empty lists (an aggregate over nothing). */
+export function looksEmpty(rows: readonly Record<string, unknown>[]): boolean {
+  return rows.every((r) => Object.values(r).every((v) => v === 0 || v === null || (Array.isArray(v) && v.length === 0)));
+}
+
+/** What {@link valueNotices} reads the graph with. */
+export interface ValueNoticeOptions {
+  sampler: ValueSampler;
+  database: string;
+  /** Bound of the whole check, and of each read in it (the query's timeout). */
+  timeoutMs: number;
+  /** Properties a name notice is already about (unknown keys): not checked again. */
+  skip?: ReadonlySet<string>;
+  /** Comparisons checked at most (default 8). */
+  maxComparisons?: number;
+}
+
+/**
+ * The value notices of a query whose result `looksEmpty`: each comparison of `cypher` checked
+ * against the sampled values of its property, one notice per property side at most. A read that
+ * fails or runs out of time leaves its comparison unchecked (no notice rather than a wrong one).
+ */
+export async function valueNotices(cypher: string, params: Record<string, unknown>, opts: ValueNoticeOptions): Promise<QueryNotice[]> {
+  const comparisons = readComparisons(cypher, params)
+    .filter((c) => !opts.skip?.has(c.property))
+    .slice(0, opts.maxComparisons ?? 8);
+  if (!comparisons.length) return [];
+  const deadline = Date.now() + opts.timeoutMs;
+  const left = () => Math.max(1, deadline - Date.now());
+  const check = async (c: Comparison): Promise<QueryNotice | null> => {
+    const sample = await opts.sampler.sample(opts.database, c.owner, c.property, left());
+    if (!sample.items) return null;
+    const mismatch = typeMismatch(c, sample);
+    if (mismatch) return mismatch;
+    const missing = missingStrings(c, sample);
+    if (!missing) return null;
+    if (!sample.complete) {
+      const op = c.operator === 'IN' ? '=' : c.operator;
+      for (const w of missing) if (await opts.sampler.exists(opts.database, c.owner, c.property, c.wrapper, op, w, left())) return null;
+    }
+    return notFound(c, sample, missing);
+  };
+  // Each check fills its slot; at the deadline the ones done are told, in the query's order.
+  const found: Array<QueryNotice | null> = comparisons.map(() => null);
+  const all = Promise.all(
+    comparisons.map((c, i) =>
+      check(c).then(
+        (n) => (found[i] = n),
+        () => null,
+      ),
+    ),
+  );
+  await withTimeout(all, opts.timeoutMs, 'value notices').catch(() => {});
+  const seen = new Set<string>();
+  return found.filter((n): n is QueryNotice => !!n && !seen.has(`${n.kind}:${n.name}`) && !!seen.add(`${n.kind}:${n.name}`));
+}
