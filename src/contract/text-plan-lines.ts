@@ -1,6 +1,7 @@
 /**
- * A text plan label as one line for people (the CLI, the web chat's setup panel). Apart from
- * the schema module so that the page bundle, which imports this, stays without zod.
+ * A text plan label as one line for people (the CLI; the web chat's setup panel shows a table,
+ * src/ui/client/plan-table.ts). Apart from the schema module so that the page bundle, which
+ * imports from here, stays without zod.
  */
 import type { TextPlanBody } from './text-plan.js';
 

@@ -78,7 +78,19 @@ describe('axe finds no violations, in both themes', () => {
               text: ['tagline'],
               skipped: [{ property: 'released', reason: 'not a string', detail: 'holds INTEGER values' }],
             },
-            { label: 'Order', nodes: 830, source: 'none', name: [], text: [], skipped: [] },
+            {
+              label: 'Order<b>\u202Eevil',
+              nodes: 1096,
+              source: 'explicit',
+              name: ['shipName'],
+              text: ['note<img src=x onerror="window.__xss=1">'],
+              skipped: Array.from({ length: 7 }, (_, i) => ({
+                property: `code${i}`,
+                reason: 'identifier',
+                detail: 'named as an identifier or code',
+              })),
+            },
+            { label: 'Empty', nodes: 1, source: 'none', name: [], text: [], skipped: [] },
           ],
         },
       },
@@ -88,9 +100,20 @@ describe('axe finds no violations, in both themes', () => {
     await page.waitForSelector('#setup:not([hidden]) .setup-item');
     // What a build would index, per label, folded under the checks.
     expect(await page.textContent('#setup-plan summary')).toBe('What a build would index, per label');
-    expect(await page.textContent('#setup-plan li[data-label="Movie"]')).toBe(
-      'Movie (38 nodes): name title; text tagline; skipped released (holds INTEGER values)',
-    );
+    await page.click('#setup-plan > summary');
+    const row = (label: string) => page.locator(`#setup-plan tr[data-label="${label}"] > *`).allInnerTexts();
+    expect(await row('Movie')).toEqual(['Movie\ndiscovered', '38', 'title', 'tagline', '1 skipped']);
+    expect(await row('Order<b>\u202Eevil')).toEqual([
+      'Order<b>\u202Eevil\nas chosen',
+      '1,096',
+      'shipName',
+      'note<img src=x onerror="window.__xss=1">',
+      '7 skipped',
+    ]);
+    expect(await row('Empty')).toEqual(['Empty\nno text found', '1', 'none', 'nothing indexed', 'none']);
+    expect(await page.locator('#setup img, #setup b').count()).toBe(0);
+    await page.click('#setup-plan tr[data-label="Movie"] .plan-skipped summary');
+    expect(await page.textContent('#setup-plan tr[data-label="Movie"] .plan-skipped li')).toBe('released — holds INTEGER values');
     await audit('setup');
     await page.click('#setup-hide');
     ui.fixture.status = null;

@@ -1,12 +1,14 @@
 /**
  * The web chat's text helpers that need no browser: the session search's matching, the Markdown
  * export (escaping, sources, file names), the highlighter's language names and the classes the
- * sanitizer lets through, and where the page loads its theme script.
+ * sanitizer lets through, where the page loads its theme script, and the words of the setup
+ * panel's text plan table.
  */
 import { describe, expect, it } from 'vitest';
 import type { ChatSessionView } from '../../src/contract/chat.js';
 import { fileName, sessionMarkdown } from '../../src/ui/client/export.js';
 import { highlightCode, isHighlightClass } from '../../src/ui/client/highlight.js';
+import { countOf, sourceWords } from '../../src/ui/client/plan-table.js';
 import { matchesSession } from '../../src/ui/client/session-search.js';
 import { chatPage } from '../../src/ui/page.js';
 
@@ -123,5 +125,21 @@ describe('page', () => {
     const theme = html.indexOf('<script src="/ui/theme.js?v=v1"></script>');
     expect(theme).toBeGreaterThan(0);
     expect(theme).toBeLessThan(html.indexOf('<link rel="stylesheet"'));
+  });
+});
+
+describe('text plan table', () => {
+  it('counts with the noun in the right number and grouped digits', () => {
+    expect(countOf(1, 'node')).toBe('1 node');
+    expect(countOf(0, 'node')).toBe('0 nodes');
+    expect(countOf(1096, 'node')).toBe('1,096 nodes');
+    expect(countOf(2, 'property', 'properties')).toBe('2 properties');
+  });
+
+  it('says how each label’s text was chosen', () => {
+    expect(sourceWords({ source: 'text' }, 'body')).toBe('has "body" (TEXT_PROPERTY)');
+    expect(sourceWords({ source: 'discovered' }, 'text')).toBe('discovered');
+    expect(sourceWords({ source: 'explicit' }, 'text')).toBe('as chosen');
+    expect(sourceWords({ source: 'none' }, 'text')).toBe('no text found');
   });
 });

@@ -3,12 +3,14 @@
  * (database, text, model files, index, workers) and what only limits it (language models), each
  * with the command that fixes it. It shows while a required piece is missing, and for the
  * optional ones until this browser has received a first answer; it re-checks on its own while
- * something required is missing (a build in progress comes online without a reload).
+ * something required is missing (a build in progress comes online without a reload). Under the
+ * checks, folded, what is (or would be) indexed per label, as a table (plan-table.ts).
  */
 import type { Status, StatusCheck } from '../../contract/status.js';
-import { describeLabel } from '../../contract/text-plan-lines.js';
 import { request } from './api.js';
 import { announce, append, byId, h } from './dom.js';
+import { keepState, restoreState } from './keep-state.js';
+import { countOf, planTable } from './plan-table.js';
 
 const ANSWERED_KEY = 'graph-chat:answered';
 const RECHECK_MS = 15_000;
@@ -31,7 +33,7 @@ function item(c: StatusCheck): HTMLLIElement {
   );
 }
 
-/** What is (or would be) indexed per label, folded: open by default when the graph has no text to index. */
+/** What is (or would be) indexed per label, as a table, folded: open by default when the graph has no text to index. */
 function planDetails(s: Status): HTMLElement | null {
   const t = s.index_text;
   if (!t?.plan.labels.length) return null;
@@ -39,9 +41,15 @@ function planDetails(s: Status): HTMLElement | null {
   const open = s.checks.some((c) => c.id === 'graph' && !c.ok);
   return h(
     'details',
-    { class: 'setup-plan', id: 'setup-plan', ...(open ? { open: '' } : {}) },
+    { class: 'setup-plan', id: 'setup-plan', 'data-keep': 'plan', ...(open ? { open: '' } : {}) },
     h('summary', {}, summary),
-    h('ul', {}, ...t.plan.labels.map((l) => h('li', { 'data-label': l.label }, describeLabel(l)))),
+    // Outside the table, which scrolls sideways on a phone: the sentence stays whole.
+    h(
+      'p',
+      { class: 'plan-note' },
+      'The properties that name each node and make its text, and those left out: open a count for the reasons.',
+    ),
+    planTable(t.plan, `${countOf(t.plan.labels.length, 'label')} in the text plan`),
   );
 }
 
@@ -65,14 +73,16 @@ export function renderSetup(s: Status): void {
     return;
   }
   const title = s.ready ? 'Chat works; it can do more' : 'Almost ready: a few things are missing';
-  const recheck = h('button', { type: 'button', id: 'setup-recheck' }, 'Check again');
+  const recheck = h('button', { type: 'button', id: 'setup-recheck', 'data-keep': 'recheck' }, 'Check again');
   recheck.addEventListener('click', () => void refreshSetup(true));
-  const hide = h('button', { type: 'button', id: 'setup-hide' }, 'Hide');
+  const hide = h('button', { type: 'button', id: 'setup-hide', 'data-keep': 'hide' }, 'Hide');
   hide.addEventListener('click', () => {
     window.clearTimeout(timer);
     el.hidden = true;
     byId('composer-input').focus();
   });
+  // A redraw (every re-check) keeps what the reader opened, scrolled to and focused.
+  const kept = keepState(el);
   el.replaceChildren();
   append(
     el,
@@ -81,6 +91,7 @@ export function renderSetup(s: Status): void {
     planDetails(s),
     h('div', { class: 'setup-actions' }, recheck, ' ', hide),
   );
+  restoreState(el, kept);
   if (!s.ready) timer = window.setTimeout(() => void refreshSetup(false), RECHECK_MS);
 }
 
