@@ -102,6 +102,13 @@ const EnvSchema = z.object({
     .default('standard-no-stop-words'),
   /** Relationships shown per search result in the chat lookup answer, the agent's and MCP's `vector_search` (0: none). */
   SEARCH_NEIGHBORS: z.coerce.number().int().min(0).max(50).default(8),
+  /**
+   * Longest `text` of a search hit (REST, MCP, the agent's and the chat's sources), in characters
+   * (code points), marker included; a longer text is cut with a marker naming `/graph/node`. The
+   * default keeps typical node texts whole (WikiPathways descriptions: median ~500 characters; a
+   * 256-token chunk is ~1,100) and a 5 MB property to 4 KB.
+   */
+  SEARCH_TEXT_MAX_CHARS: z.coerce.number().int().min(200).max(100_000).default(4_000),
   /** Node property whose string value is indexed (`/dev/build_vector_index`, `scripts/build-index`). */
   TEXT_PROPERTY: z.string().min(1).default('text'),
   /**

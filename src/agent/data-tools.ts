@@ -17,6 +17,7 @@ import {
   whereField,
 } from '../tools/definitions.js';
 import { emptyReason } from '../graph/query-notices.js';
+import { codePointPrefix } from '../lib/text.js';
 import { formatReadQueryResult, runReadQuery } from '../graph/read-query.js';
 import { createGraphCollector } from '../graph/result-graph.js';
 import { defineTool, type AgentTool } from './tools.js';
@@ -55,13 +56,14 @@ const vectorSearch = defineTool({
     });
     ctx.addSources(nodes);
     // About 12,000 characters of text in all: 600 per node at the default top_k, less for many.
+    // The sources keep the search's own bounded text (SEARCH_TEXT_MAX_CHARS); the model reads less.
     const textCap = Math.max(150, Math.min(600, Math.floor(12_000 / Math.max(1, nodes.length))));
     const rows = nodes.map((n) => ({
       dbId: n.dbId,
       displayName: n.displayName,
       labels: n.labels,
       score: Math.round(n.score * 1000) / 1000,
-      text: n.text.length > textCap ? `${n.text.slice(0, textCap)}…` : n.text,
+      text: n.text.length > textCap ? `${codePointPrefix(n.text, textCap)}…` : n.text,
       ...(n.neighbors?.length ? { related: relatedLines(n) } : {}),
     }));
     const names = nodes.map((n) => n.displayName || `#${n.dbId}`).join(', ');

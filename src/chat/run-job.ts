@@ -15,6 +15,8 @@ import { describeLlmFailure, llmFailureOf } from '../llm/failure.js';
 import { modelRetry } from '../llm/retry.js';
 import { classify, type RouterDecision } from './router.js';
 import type { ChatResponse, JobEvent, Message, TokenUsage } from '../contract/chat.js';
+import type { SourceNode } from '../contract/search.js';
+import { boundText } from '../lib/text.js';
 import { addUsage } from '../llm/usage.js';
 import { createStoreWait } from './store-wait.js';
 import type { RouteHandler } from './types.js';
@@ -57,6 +59,18 @@ export function describeJobError(err: unknown): string {
   // A driver's own text names internal addresses (ECONNREFUSED 10.0.0.5:7687): the log has it.
   if (isDependencyDown(err)) return `${dependencyName(err)} is unavailable; try again shortly`;
   return message;
+}
+
+/**
+ * `sources` with every text within `max` characters (`SEARCH_TEXT_MAX_CHARS`). Search already
+ * bounds them, and a bounded text is kept as it is (its marker names the node); this holds the
+ * bound for any handler.
+ */
+export function boundSources(sources: SourceNode[], max: number): SourceNode[] {
+  return sources.map((s) => {
+    const text = boundText(s.text, max);
+    return text === s.text ? s : { ...s, text };
+  });
 }
 
 /**
@@ -143,7 +157,8 @@ export async function runJob(
       session_id: job.session_id,
       answer: out.answer,
       route_taken: decision.route,
-      sources: out.sources,
+      // Kept with the job and the session for days: bounded whatever the handler returned.
+      sources: boundSources(out.sources, config.SEARCH_TEXT_MAX_CHARS),
       token_usage: addUsage(decision.token_usage, out.token_usage),
     };
     outcome = {

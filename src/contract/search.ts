@@ -32,7 +32,13 @@ export const SourceNodeSchema = z
       .int()
       .describe('Node identifier: its integer `dbId` property, else the database node id (in Cypher: `WHERE n.dbId = $id OR id(n) = $id`)'),
     displayName: z.string().describe('`displayName`, else `name`, else `title`, else empty'),
-    text: z.string().describe('The node text (the whole text, not the matching chunk)'),
+    text: z
+      .string()
+      .describe(
+        'The node text (the whole text, not the matching chunk), at most `SEARCH_TEXT_MAX_CHARS` characters (Unicode code ' +
+          'points; default 4,000). A longer text keeps its start and ends with a marker, e.g. ' +
+          "`… [cut: 5,238,880 more characters; the node: /graph/node?id=42]`; `GET /graph/node` shows the node's properties.",
+      ),
     score: z
       .number()
       .describe(

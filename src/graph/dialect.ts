@@ -82,9 +82,30 @@ const hasText = (v: string) =>
   `(${v}[$prop] IS :: STRING NOT NULL OR any(l IN labels(${v}) WHERE $textKeys[l] IS NOT NULL))
   AND ($only IS NULL OR any(l IN labels(${v}) WHERE l IN $only))`;
 
-/** Cypher: the fields text composition needs (src/vector-index/node-text.ts), for node `v`. */
-const textFields = (v: string) => `${v}[$prop] AS text, ${displayNameOf(v)} AS displayName, labels(${v}) AS labels,
-  [k IN ${textKeysOf(v)} WHERE ${v}[k] IS NOT NULL | [k, ${v}[k]]] AS props`;
+/**
+ * Cypher: value `x` as a search result reads it (`$textChars`): a string's first characters, a
+ * list of strings' first items so cut, anything else as it is. A 5 MB property then costs a
+ * search 4 KB, not 5 MB read and sent.
+ */
+const cutValue = (x: string) => `CASE WHEN ${x} IS :: STRING THEN left(${x}, $textChars)
+  WHEN ${x} IS :: LIST<STRING NOT NULL> THEN [s IN ${x}[..$textChars] | left(s, $textChars)] ELSE ${x} END`;
+
+/** Cypher: the characters of value `x` as text (a list's items joined by ', '), null when it is neither. */
+const textSize = (x: string) => `CASE WHEN ${x} IS :: STRING THEN size(${x})
+  WHEN ${x} IS :: LIST<STRING NOT NULL> THEN reduce(t = -2, s IN ${x} | t + size(s) + 2) END`;
+
+/**
+ * Cypher: the fields text composition needs (src/vector-index/node-text.ts), for node `v`. With
+ * `cut` (search results), values come cut by {@link cutValue}, each with its whole size
+ * (`textSize`, and a third item of each `props` pair) so the cut can say how much was left out.
+ */
+const textFields = (v: string, cut = false) => {
+  const value = (x: string) => (cut ? cutValue(x) : x);
+  const size = (x: string) => (cut ? `, ${textSize(x)}` : '');
+  const text = cut ? `${cutValue(`${v}[$prop]`)} AS text, ${textSize(`${v}[$prop]`)} AS textSize` : `${v}[$prop] AS text`;
+  return `${text}, ${displayNameOf(v)} AS displayName, labels(${v}) AS labels,
+  [k IN ${textKeysOf(v)} WHERE ${v}[k] IS NOT NULL | [k, ${value(`${v}[k]`)}${size(`${v}[k]`)}]] AS props`;
+};
 
 /**
  * Number of nodes with text to index ({@link hasText}: `$prop`, `$textKeys`, `$only`); used for
@@ -236,8 +257,8 @@ const bestNodes = (filter?: string, keep = '') => `
 MATCH (n) WHERE elementId(n) = nodeId AND ${hasText('n')}${filter ? ` AND ${filter}` : ''}
 WITH n, score${keep} ORDER BY score DESC, elementId(n) LIMIT $topK`;
 
-/** Cypher: a search result's fields for node `n` (`dbId` and `displayName` by {@link dbIdOf} and {@link displayNameOf}). */
-const RESULT_FIELDS = `${dbIdOf('n')} AS dbId, ${textFields('n')}, score, elementId(n) AS nodeId`;
+/** Cypher: a search result's fields for node `n` (`dbId` and `displayName` by {@link dbIdOf} and {@link displayNameOf}; text values cut to `$textChars`). */
+const RESULT_FIELDS = `${dbIdOf('n')} AS dbId, ${textFields('n', true)}, score, elementId(n) AS nodeId`;
 
 /**
  * Cypher: `rels`, some relationships of node `n` (at most `$scan`, neighbours that are index

@@ -10,3 +10,55 @@ export function cutText(text: string, max: number): string {
 export function escapeMarkdown(text: string): string {
   return text.replace(/[\\`*_[\]<>#|~!]/g, '\\$&');
 }
+
+/** Characters of `text` as Unicode code points (a surrogate pair is one), as Cypher's `size()` counts them. */
+export function codePointLength(text: string): number {
+  let n = text.length;
+  for (let i = 0; i < text.length - 1; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}
+
+/** The first `max` code points of `text`: a surrogate pair is never split. */
+export function codePointPrefix(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = 0;
+  for (let kept = 0; kept < max && end < text.length; kept++) {
+    const c = text.charCodeAt(end);
+    const d = text.charCodeAt(end + 1);
+    end += c >= 0xd800 && c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff ? 2 : 1;
+  }
+  return text.slice(0, end);
+}
+
+/** Options of {@link boundText}. */
+export interface BoundTextOptions {
+  /** Characters already left out of `text` before it got here (values cut by the database); default 0. */
+  omitted?: number;
+  /** Where the rest can be read, e.g. `/graph/node?id=42`; named in the marker when given. */
+  rest?: string;
+}
+
+/**
+ * `text` in at most `max` characters (code points), marker included: a longer text (or one with
+ * `omitted` characters) keeps its start, cut at a code point boundary, and ends with a marker
+ * saying how much was left out: `… [cut: 5,238,880 more characters; the node: /graph/node?id=42]`.
+ * A bounded text is returned as it is, so bounding twice changes nothing.
+ */
+export function boundText(text: string, max: number, { omitted = 0, rest }: BoundTextOptions = {}): string {
+  const length = codePointLength(text);
+  if (length <= max && omitted <= 0) return text;
+  const marker = (more: number) => `… [cut: ${more.toLocaleString('en-US')} more characters${rest ? `; the node: ${rest}` : ''}]`;
+  // The marker with the most characters left out is at least as long as the final one: the text and marker fit in `max`.
+  const keep = Math.max(0, max - codePointLength(marker(length + omitted)));
+  const kept = codePointPrefix(text, keep);
+  return kept + marker(length - codePointLength(kept) + omitted);
+}

@@ -52,7 +52,13 @@ const GraphQueryOutput = {
     ),
 };
 
-/** A successful result: the structured value, and the same value as JSON text for clients that only read text. */
+/**
+ * A successful result: the structured value, and the same value as JSON text for clients that
+ * only read text (the MCP specification: a tool returning structured content SHOULD also return
+ * it serialized in a text block; clients that see an empty `content` show nothing). The value
+ * is sent twice, so what bounds it matters twice: each search hit's `text` is cut by search
+ * (`SEARCH_TEXT_MAX_CHARS`), `graph_query` rows by `GRAPH_QUERY_MAX_CHARS`.
+ */
 function ok<T extends Record<string, unknown>>(value: T): CallToolResult & { structuredContent: T } {
   return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
 }

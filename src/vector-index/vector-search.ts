@@ -43,8 +43,8 @@ import { toLuceneQuery } from './fulltext-query.js';
 import { createQueryVectors, type QueryVectors } from './query-vectors.js';
 import { resolveIndexName } from './index-build.js';
 import { metaWrites, readIndexMeta } from './index-meta.js';
-import { nodeFields, textParams } from './index-source.js';
-import { composeNodeText, resultText } from './node-text.js';
+import { textParams } from './index-source.js';
+import { hitText, nodePath } from './result-text.js';
 import type { TextPlan } from '../graph/text-plan.js';
 import { findModel } from '../contract/models.js';
 import type { RetrievalMode, SourceNode } from '../contract/search.js';
@@ -198,6 +198,7 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
   const prop = opts.textProperty ?? config.TEXT_PROPERTY;
   const alpha = opts.alpha ?? HYBRID_ALPHA;
   const overfetch = opts.overfetch ?? OVERFETCH;
+  const textChars = config.SEARCH_TEXT_MAX_CHARS;
 
   // A query with no known token embeds to zeros (null here), which has no cosine similarity to anything.
   const queryVectors = opts.queryVectors ?? createQueryVectors({ embedders: deps.embedders, size: config.QUERY_VECTOR_CACHE_SIZE });
@@ -238,6 +239,7 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
   /** One round trip: the mode's query, each node's relationships included when `neighbors` > 0. */
   const run = async (
     read: AutoRead,
+    graph: string,
     text: TextPlan,
     mode: RetrievalMode,
     params: Record<string, unknown>,
@@ -252,6 +254,7 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
       ...filter?.post?.params,
       ...filter?.inIndex?.params,
       ...textParams(text),
+      textChars: neo4j.int(textChars),
       alpha,
       k: neo4j.int(lists.k),
       kf: neo4j.int(lists.kf),
@@ -260,16 +263,13 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
       nameChars: neo4j.int(NEIGHBOR_NAME_CHARS),
     });
     if (filter?.inIndex) filter.chunkHits = records[0]?.has('chunkHits') ? Number(records[0].get('chunkHits')) : null;
-    // The text a result carries is the text that was indexed for it (src/vector-index/node-text.ts).
+    // The text a result carries is the text that was indexed for it (./node-text.ts), bounded (./result-text.ts).
     return records.map((r): SourceNode => {
-      const composed = composeNodeText(
-        text,
-        nodeFields((k) => r.get(k)),
-      );
+      const dbId = r.get('dbId') as number;
       const node: SourceNode = {
-        dbId: r.get('dbId') as number,
+        dbId,
         displayName: r.get('displayName') as string,
-        text: composed ? resultText(composed) : '',
+        text: hitText(text, (k) => r.get(k), textChars, nodePath(dbId, graph, config.GRAPHDB_GRAPH)),
         score: r.get('score') as number,
         labels: r.get('labels') as string[],
       };
@@ -283,19 +283,19 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
    * without a word; hybrid falls back to the mode that has something to search with.
    */
   const searchIn = async (plan: SearchPlan, lists: Lists, filter: AppliedFilter | null): Promise<SourceNode[]> => {
-    const { read, index, vector, q, topK, neighbors, text } = plan;
+    const { read, graph, index, vector, q, topK, neighbors, text } = plan;
     let { mode } = plan;
     const ftIndex = fulltextIndexName(index);
     if (mode === 'hybrid' && !vector) mode = 'fulltext';
     if (mode === 'hybrid' && !q) mode = 'vector';
     if ((mode === 'vector' && !vector) || (mode === 'fulltext' && !q)) return [];
     try {
-      return await run(read, text, mode, { index, ftIndex, vector, q }, topK, neighbors, lists, filter);
+      return await run(read, graph, text, mode, { index, ftIndex, vector, q }, topK, neighbors, lists, filter);
     } catch (err) {
       // An index built before full-text search existed: search it by meaning until the next
       // build adds the full-text index, rather than failing every chat lookup.
       if (mode === 'hybrid' && missingIndexKind(err) === 'fulltext') {
-        return run(read, text, 'vector', { index, vector }, topK, neighbors, lists, filter);
+        return run(read, graph, text, 'vector', { index, vector }, topK, neighbors, lists, filter);
       }
       throw err;
     }
