@@ -147,6 +147,15 @@ export const StatusSchema = z
               batches_computed: z.number().int().optional(),
               batches_skipped: z.number().int().optional(),
               chunks_deleted: z.number().int().optional(),
+              nodes_skipped: z
+                .number()
+                .int()
+                .optional()
+                .describe('Nodes left out because their content failed (the pass completed without them; the next tries them again)'),
+              skipped: z
+                .array(z.object({ node_id: z.string(), reason: z.string() }))
+                .optional()
+                .describe('The first few nodes left out, with why'),
               ms: z.number(),
               error: z.string().optional(),
             }),

@@ -130,7 +130,23 @@ RETURN collect(label) AS labels`;
 export const TEXT_NODES = `
 MATCH (n) WHERE ${hasText('n')} AND ${NOT_INDEX_NODE}
 WITH n ORDER BY id(n)
-RETURN elementId(n) AS nodeId, ${textFields('n')}, [k IN $carryProps WHERE n[k] IS NOT NULL | [k, n[k]]] AS carried`;
+RETURN id(n) AS seq, elementId(n) AS nodeId, ${textFields('n')}, [k IN $carryProps WHERE n[k] IS NOT NULL | [k, n[k]]] AS carried`;
+
+/**
+ * The nodes {@link TEXT_NODES} reads after node id `$after`, in the same order, without reading
+ * their text: nothing here can fail on a node's values. The build falls back to it when one
+ * node's row makes {@link TEXT_NODES} fail (src/vector-index/index-source.ts).
+ */
+export const TEXT_NODE_IDS = `
+MATCH (n) WHERE id(n) > $after AND ${hasText('n')} AND ${NOT_INDEX_NODE}
+WITH n ORDER BY id(n)
+RETURN id(n) AS seq, elementId(n) AS nodeId`;
+
+/** {@link TEXT_NODES}' rows of the nodes whose ids are in `$ids` (a lookup by id, no scan). */
+export const TEXT_NODES_BY_ID = `
+MATCH (n) WHERE id(n) IN $ids AND ${hasText('n')} AND ${NOT_INDEX_NODE}
+WITH n ORDER BY id(n)
+RETURN id(n) AS seq, elementId(n) AS nodeId, ${textFields('n')}, [k IN $carryProps WHERE n[k] IS NOT NULL | [k, n[k]]] AS carried`;
 
 /** DDL and writes of one index, parameterised by its name. */
 export interface IndexStatements {

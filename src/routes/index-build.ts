@@ -33,6 +33,18 @@ const TextPlanRequestSchema = z
   })
   .openapi('TextPlanRequest');
 
+const SkippedNodesSchema = z
+  .object({
+    count: z.number().int().openapi({ description: 'Nodes left out' }),
+    nodes: z
+      .array(z.object({ node_id: z.string(), reason: z.string() }))
+      .openapi({ description: 'The first few, each with the error its content caused' }),
+  })
+  .openapi('SkippedNodes', {
+    description:
+      'Extension, present only when some were: nodes left out of the index because their content made reading or chunking them fail; every other node was indexed, and every later build and sync tries them again',
+  });
+
 const BuildIndexResponseSchema = z
   .object({
     index_name: z.string().openapi({ example: 'neo4j_minishlab_potion_base_32M' }),
@@ -41,6 +53,7 @@ const BuildIndexResponseSchema = z
     batches_computed: z.number().int().openapi({ description: 'Batches embedded in this call' }),
     batches_skipped: z.number().int().openapi({ description: 'Batches loaded from the CSV cache or already in the graph' }),
     plan: TextPlanSchema.optional().openapi({ description: 'Extension: what was indexed per label, and what was left out and why' }),
+    skipped_nodes: SkippedNodesSchema.optional(),
   })
   .openapi('BuildIndexResponse');
 
@@ -50,7 +63,7 @@ const ProgressEventSchema = z
     data: z.string().openapi({
       description:
         'JSON. `progress`: {phase (embedding, cleanup, indexing, done), percent (of the whole build, never decreasing), ' +
-        'nodes_done, nodes_total, chunks_done, batches_done, batches_computed, batches_skipped, index_percent, ' +
+        'nodes_done, nodes_total, chunks_done, batches_done, batches_computed, batches_skipped, nodes_skipped, index_percent, ' +
         'elapsed_seconds, chunks_per_second, eta_seconds}; `result`: the JSON response body; `error`: a problem',
     }),
   })
@@ -96,6 +109,9 @@ const resultBody = (r: BuildReport) => ({
   batches_computed: r.batches_computed,
   batches_skipped: r.batches_skipped,
   plan: textPlanBody(r.plan),
+  ...(r.skipped.count
+    ? { skipped_nodes: { count: r.skipped.count, nodes: r.skipped.nodes.map((n) => ({ node_id: n.nodeId, reason: n.reason })) } }
+    : {}),
 });
 
 const planRoute = createRoute({

@@ -10,6 +10,10 @@
  * ends with the same chunk nodes as an uninterrupted one. Nodes removed or changed since the
  * previous build: their batches get new content keys, and every chunk node whose batch key is
  * not part of this build is deleted at the end (as are cache files of batches no longer used).
+ *
+ * A node whose content makes reading or chunking it fail is left out and reported
+ * (./skipped-nodes.ts: `skipped` in the report, `nodesSkipped` in the progress, a warning in the
+ * log); the build goes on with the others.
  */
 import type { Config } from '../config.js';
 import type { EmbedderPool } from '../embeddings/embedders.js';
@@ -25,6 +29,7 @@ import { type CarryPlan, carryFields, chooseCarry, MAX_CARRIED_LABELS } from './
 import neo4j from 'neo4j-driver';
 import { acquireBuildLock } from '../store/build-lock.js';
 import { chunkBatches, streamTextNodes, textParams } from './index-source.js';
+import { createSkippedNodes, SKIPPED_SHOWN, type SkippedNodes } from './skipped-nodes.js';
 import { createIndexWriter } from './index-writer.js';
 import { findModel, indexName as deriveIndexName } from '../contract/models.js';
 import type { Logger } from '../lib/log.js';
@@ -49,6 +54,8 @@ export interface BuildProgress {
   batchesDone: number;
   batchesComputed: number;
   batchesSkipped: number;
+  /** Nodes left out because their content made reading or chunking them fail (./skipped-nodes.ts); absent: 0. */
+  nodesSkipped?: number;
   /** Population of the vector index, 0..100 (phase `indexing`). */
   indexPercent: number;
 }
@@ -99,6 +106,8 @@ export interface BuildExtras {
   chunksDeleted: number;
   /** Text nodes indexed. */
   nodes: number;
+  /** Nodes left out because their content made reading or chunking them fail: how many, and the first few with why. */
+  skipped: SkippedNodes;
 }
 
 /** Where the time went, in milliseconds (benchmarks). Writes overlap embedding. */
@@ -274,6 +283,7 @@ export async function buildVectorIndex(deps: IndexBuildDeps, opts: BuildIndexOpt
       batchesDone: 0,
       batchesComputed: 0,
       batchesSkipped: 0,
+      nodesSkipped: 0,
       indexPercent: 0,
     };
     const timings: BuildTimings = { totalMs: 0, tokenizeMs: 0, inferenceMs: 0, writeMs: 0, cacheMs: 0, cleanupMs: 0, indexMs: 0 };
@@ -291,8 +301,12 @@ export async function buildVectorIndex(deps: IndexBuildDeps, opts: BuildIndexOpt
       await work();
       timings[field] += performance.now() - t;
     };
-    const nodes = streamTextNodes(driver, opts.graph, plan, settings.format, carry ? { plan: carry, lists } : undefined);
-    for await (const batch of chunkBatches(nodes, (t) => embedder.chunk(t), batchSize)) {
+    const skipped = createSkippedNodes((node) => {
+      progress.nodesSkipped = (progress.nodesSkipped ?? 0) + 1;
+      if (progress.nodesSkipped <= SKIPPED_SHOWN) log.warn('node left out of the index: its content failed', { ...node });
+    });
+    const nodes = streamTextNodes(driver, opts.graph, plan, settings.format, carry ? { plan: carry, lists } : undefined, skipped);
+    for await (const batch of chunkBatches(nodes, (t) => embedder.chunk(t), batchSize, skipped)) {
       lock.assertHeld();
       // The cache is keyed by what is embedded; the chunk nodes also by the filter values they carry.
       const textKey = await batchKey(entry.name, entry.dimensions, batch.chunks);
@@ -372,12 +386,14 @@ export async function buildVectorIndex(deps: IndexBuildDeps, opts: BuildIndexOpt
       plan,
       chunksDeleted,
       nodes: progress.nodesTotal,
+      skipped: skipped.state,
       timings,
     };
-    log.info(opts.sync ? 'index synced' : 'index build finished', {
+    log[skipped.state.count ? 'warn' : 'info'](opts.sync ? 'index synced' : 'index build finished', {
       ...result,
       plan: undefined,
       timings: undefined,
+      skipped: skipped.state.count ? skipped.state : undefined,
       ms: Math.round(timings.totalMs),
     });
     return result;

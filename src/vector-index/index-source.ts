@@ -8,14 +8,20 @@
  * a question that names a node then matches it even when the node's own text never repeats
  * its name, in the vector and in the full-text index alike. The header is part of the chunk's
  * text in the batch key, so renaming or relabelling a node re-embeds its batch and nothing else.
+ *
+ * One node never stops the others (./skipped-nodes.ts): a node whose text cannot be composed or
+ * chunked is left out and reported, and when a node's values make the database fail the whole
+ * read (a Cypher function given a list aborts the stream), the rest is read by id in windows, a
+ * failing window halved until the node that fails it is found ({@link streamTextNodes}).
  */
-import neo4j, { type Driver } from 'neo4j-driver';
-import { TEXT_NODES, isIndexLabel } from '../graph/dialect.js';
+import neo4j, { type Driver, type Record as Neo4jRecord } from 'neo4j-driver';
+import { TEXT_NODE_IDS, TEXT_NODES, TEXT_NODES_BY_ID, isIndexLabel } from '../graph/dialect.js';
 import { planKeys, type TextPlan } from '../graph/text-plan.js';
 import { cutText } from '../lib/text.js';
 import type { ChunkRef } from './csv-cache.js';
 import { composeNodeText, type NodeFields, type TextFormat } from './node-text.js';
 import { type CarryPlan, carriedValues } from './carry.js';
+import { isValueError, type SkippedNodesLog } from './skipped-nodes.js';
 
 /** A node with text to index. */
 export interface TextNode {
@@ -39,12 +45,19 @@ export interface TextNode {
  */
 export const HEADER_NAME_CHARS = 120;
 
+/**
+ * Longest header line, in characters: the name ({@link HEADER_NAME_CHARS}) and its labels. A node
+ * with many long labels would otherwise make a header of any length; with it, a chunk's text is
+ * at most this, a newline and the chunker's character bound (src/embeddings/chunking.ts).
+ */
+export const HEADER_CHARS = 240;
+
 /** The header line of a node's chunks: `name (Label, Label)`, or '' when it has neither. */
 export function chunkHeader(displayName = '', labels: readonly string[] = []): string {
   const cut = cutText(displayName, HEADER_NAME_CHARS);
   const shown = labels.filter((l) => !isIndexLabel(l));
   const tail = shown.length ? `(${shown.join(', ')})` : '';
-  return [cut, tail].filter(Boolean).join(' ');
+  return cutText([cut, tail].filter(Boolean).join(' '), HEADER_CHARS);
 }
 
 /** One embedding batch. */
@@ -80,12 +93,22 @@ export interface CarryState {
   lists: Set<string>;
 }
 
+/** Node ids read per window once the single stream has failed (a failing window is halved). */
+const WINDOW = 256;
+
 /**
  * Streams every node with text under `plan`, in node id order, from one query: the database
  * scans and sorts once, and the driver pulls records as they are consumed (it pauses the stream
  * when its buffer passes the fetch size), so memory stays bounded however large the graph is.
  * Nodes whose planned properties hold no text are skipped. With `carry`, each node comes with
  * the filter values its chunks carry.
+ *
+ * A node whose row cannot be composed is added to `skipped` and left out. When a node's values
+ * make the query itself fail (the stream ends with an error), the nodes after the last one read
+ * are listed by id (a query that reads no value, so it cannot fail that way) and read
+ * {@link WINDOW} at a time by id; a window that fails is halved until the failing node is alone,
+ * and that node is skipped. One bad node costs about 2 × log2(256) = 16 small reads, and the
+ * scan of ids once; the build goes on to the end in windows (each a lookup by id, no scan).
  */
 export async function* streamTextNodes(
   driver: Driver,
@@ -93,18 +116,78 @@ export async function* streamTextNodes(
   plan: TextPlan,
   format?: TextFormat,
   carry?: CarryState,
+  skipped?: SkippedNodesLog,
 ): AsyncGenerator<TextNode> {
-  const session = driver.session({ database, defaultAccessMode: neo4j.session.READ, fetchSize: FETCH_SIZE });
-  try {
-    const result = session.run(TEXT_NODES, { ...textParams(plan), carryProps: carry?.plan.properties ?? [] });
-    for await (const record of result) {
+  const params = { ...textParams(plan), carryProps: carry?.plan.properties ?? [] };
+  const toNode = (record: Neo4jRecord): TextNode | null => {
+    const nodeId = record.get('nodeId') as string;
+    try {
       const fields = nodeFields((k) => record.get(k));
       const text = composeNodeText(plan, fields, format);
-      if (!text) continue;
-      const node: TextNode = { nodeId: record.get('nodeId') as string, text: text.body, displayName: text.name, labels: fields.labels };
+      if (!text) return null;
+      const node: TextNode = { nodeId, text: text.body, displayName: text.name, labels: fields.labels };
       if (carry) node.carry = carriedValues(carry.plan, fields.labels, record.get('carried') as [string, unknown][], carry.lists);
-      yield node;
+      return node;
+    } catch (err) {
+      if (!skipped) throw err;
+      skipped.add(nodeId, err);
+      return null;
     }
+  };
+  let after = -1;
+  const session = driver.session({ database, defaultAccessMode: neo4j.session.READ, fetchSize: FETCH_SIZE });
+  try {
+    for await (const record of session.run(TEXT_NODES, params)) {
+      after = Number(record.get('seq'));
+      const node = toNode(record);
+      if (node) yield node;
+    }
+    return;
+  } catch (err) {
+    if (!skipped || !isValueError(err)) throw err;
+  } finally {
+    await session.close();
+  }
+  yield* readByWindows(driver, database, { ...params, after: neo4j.int(after) }, toNode, skipped);
+}
+
+/** The rest of {@link streamTextNodes} after its stream failed: ids listed once, rows read by window. */
+async function* readByWindows(
+  driver: Driver,
+  database: string,
+  params: Record<string, unknown>,
+  toNode: (record: Neo4jRecord) => TextNode | null,
+  skipped: SkippedNodesLog,
+): AsyncGenerator<TextNode> {
+  type Ref = { seq: number; nodeId: string };
+  const read = async function* (refs: Ref[]): AsyncGenerator<TextNode> {
+    let records: Neo4jRecord[];
+    try {
+      const ids = refs.map((r) => neo4j.int(r.seq));
+      ({ records } = await driver.executeQuery(TEXT_NODES_BY_ID, { ...params, ids }, { database, routing: 'READ' }));
+    } catch (err) {
+      if (!isValueError(err)) throw err;
+      if (refs.length === 1) return skipped.add(refs[0]!.nodeId, err);
+      const half = Math.ceil(refs.length / 2);
+      yield* read(refs.slice(0, half));
+      yield* read(refs.slice(half));
+      return;
+    }
+    for (const record of records) {
+      const node = toNode(record);
+      if (node) yield node;
+    }
+  };
+  const session = driver.session({ database, defaultAccessMode: neo4j.session.READ, fetchSize: FETCH_SIZE });
+  try {
+    let refs: Ref[] = [];
+    for await (const record of session.run(TEXT_NODE_IDS, params)) {
+      refs.push({ seq: Number(record.get('seq')), nodeId: record.get('nodeId') as string });
+      if (refs.length < WINDOW) continue;
+      yield* read(refs);
+      refs = [];
+    }
+    if (refs.length) yield* read(refs);
   } finally {
     await session.close();
   }
@@ -136,6 +219,7 @@ export async function* chunkBatches(
   nodes: AsyncIterable<TextNode>,
   chunk: (text: string) => string[],
   batchSize: number,
+  skipped?: SkippedNodesLog,
 ): AsyncGenerator<ChunkBatch> {
   const min = Math.max(1, Math.floor(batchSize / 4));
   const max = Math.max(1, batchSize * 2);
@@ -144,9 +228,19 @@ export async function* chunkBatches(
   let index = 0;
   let nodesDone = 0;
   for await (const node of nodes) {
-    const header = chunkHeader(node.displayName, node.labels);
-    // A node with a name and no other text (a person, a category) is one chunk: its header.
-    const pieces = node.text ? chunk(node.text) : header ? [''] : [];
+    let header: string;
+    let pieces: string[];
+    try {
+      header = chunkHeader(node.displayName, node.labels);
+      pieces = node.text ? chunk(node.text) : [];
+    } catch (err) {
+      if (!skipped) throw err;
+      skipped.add(node.nodeId, err);
+      nodesDone++;
+      continue;
+    }
+    // A node with a name and no other text (a person, a category; or a text that was only blobs) is one chunk: its header.
+    if (!pieces.length && header) pieces = [''];
     for (let i = 0; i < pieces.length; i++) {
       const piece = pieces[i]!;
       const text = header && piece ? `${header}\n${piece}` : header || piece;

@@ -17,7 +17,8 @@
  * the end. A failure (database or model server down) leaves the recorded bookmark where it
  * was, so the next pass tries again; chunks are removed only after every batch was written, so
  * nothing is removed that could not be recomputed. A changed model chunking is refused (a
- * build's job), and said in `/status`.
+ * build's job), and said in `/status`. A node whose content fails is left out and the pass
+ * completes (./skipped-nodes.ts): the result counts and names it, and the next pass tries it again.
  *
  * The sync's own writes change the bookmark too, so the pass after one that wrote finds
  * nothing to do and records the new bookmark. Passes are spaced by `INDEX_SYNC_INTERVAL_MS`,
@@ -41,6 +42,10 @@ export interface IndexSyncResult {
   batches_computed?: number;
   batches_skipped?: number;
   chunks_deleted?: number;
+  /** Nodes left out because their content failed (./skipped-nodes.ts), when there were any. */
+  nodes_skipped?: number;
+  /** The first few of them, with why. */
+  skipped?: { node_id: string; reason: string }[];
   ms: number;
   error?: string;
 }
@@ -107,6 +112,9 @@ async function syncOne(deps: IndexBuildDeps, graph: string, index: string, model
       batches_computed: r.batches_computed,
       batches_skipped: r.batches_skipped,
       chunks_deleted: r.chunksDeleted,
+      ...(r.skipped.count
+        ? { nodes_skipped: r.skipped.count, skipped: r.skipped.nodes.map((n) => ({ node_id: n.nodeId, reason: n.reason })) }
+        : {}),
       ms: ms(),
     };
   } catch (err) {
@@ -178,7 +186,12 @@ export function startIndexSync(deps: IndexBuildDeps): IndexSyncLoop {
     try {
       const p = await syncGraph(deps, graph);
       if (p.changed)
-        log.info('index sync pass', { graph, results: p.results.map((r) => `${r.index}: ${r.outcome}`).join(', ') || 'no index' });
+        log.info('index sync pass', {
+          graph,
+          results:
+            p.results.map((r) => `${r.index}: ${r.outcome}${r.nodes_skipped ? ` (${r.nodes_skipped} nodes left out)` : ''}`).join(', ') ||
+            'no index',
+        });
     } catch (err) {
       log.warn('index sync pass failed; retried on the next pass', { graph, error: err });
     }

@@ -18,6 +18,8 @@ export interface ProgressView {
   batches_done: number;
   batches_computed: number;
   batches_skipped: number;
+  /** Nodes left out because their content failed (the build goes on without them). */
+  nodes_skipped: number;
   /** Population of the vector index, 0..100 (phase `indexing`). */
   index_percent: number;
   elapsed_seconds: number;
@@ -53,6 +55,7 @@ export function createProgressTracker(now: () => number = () => performance.now(
       batches_done: p.batchesDone,
       batches_computed: p.batchesComputed,
       batches_skipped: p.batchesSkipped,
+      nodes_skipped: p.nodesSkipped ?? 0,
       index_percent: p.indexPercent,
       elapsed_seconds: round1(elapsed),
       chunks_per_second: elapsed > 0 ? round1(p.chunksDone / elapsed) : 0,
