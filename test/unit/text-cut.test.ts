@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LabelPlan, TextPlan } from '../../src/graph/text-plan.js';
 import { boundSources } from '../../src/chat/run-job.js';
+import { loadConfig } from '../../src/config.js';
 import { boundText, codePointLength, codePointPrefix } from '../../src/lib/text.js';
 import { hitText, nodePath } from '../../src/vector-index/result-text.js';
 
@@ -152,5 +153,14 @@ describe('boundSources', () => {
     expect(b).toBe(searched);
     expect(codePointLength(c!.text)).toBeLessThanOrEqual(300);
     expect(c!.text).toMatch(/… \[cut: [\d,]+ more characters\]$/);
+  });
+});
+
+describe('SEARCH_TEXT_MAX_CHARS', () => {
+  it('defaults to 4,000 and refuses a bound with no room for text and marker, or none at all', () => {
+    expect(loadConfig({}).SEARCH_TEXT_MAX_CHARS).toBe(4_000);
+    expect(loadConfig({ SEARCH_TEXT_MAX_CHARS: '200' }).SEARCH_TEXT_MAX_CHARS).toBe(200);
+    for (const bad of ['199', '100001', '4k', '-1'])
+      expect(() => loadConfig({ SEARCH_TEXT_MAX_CHARS: bad })).toThrow(/SEARCH_TEXT_MAX_CHARS/);
   });
 });
