@@ -125,7 +125,9 @@ const EnvSchema = z.object({
     .string()
     .default('')
     .transform((v, ctx) => {
-      const out: Record<string, string[]> = {};
+      // Entries, not `out[label] = …`: a label named `__proto__` must stay a label (an unknown
+      // one, refused at start and by builds with close names), not become the object's prototype.
+      const out = new Map<string, string[]>();
       for (const part of v
         .split(';')
         .map((x) => x.trim())
@@ -139,9 +141,9 @@ const EnvSchema = z.object({
           ctx.addIssue({ code: 'custom', message: `expected Label=prop,prop;Label=prop (at "${part}")` });
           return z.NEVER;
         }
-        out[label.trim()] = props;
+        out.set(label.trim(), props);
       }
-      return out;
+      return Object.fromEntries(out) as Record<string, string[]>;
     }),
   /**
    * Filter inside the vector index where the graph server can (Neo4j 2026.x: filter properties

@@ -15,7 +15,9 @@ export type IndexState = z.infer<typeof IndexStateSchema>;
 /** One check of the setup list; `required: false` ones only limit what chat can do. */
 export const StatusCheckSchema = z
   .object({
-    id: z.enum(['graphdb', 'kvstore', 'graph', 'model-files', 'index', 'workers', 'router-model', 'agent-model']),
+    id: z
+      .enum(['graphdb', 'kvstore', 'graph', 'settings', 'model-files', 'index', 'workers', 'router-model', 'agent-model'])
+      .describe('`settings` (extension): INDEX_LABELS, INDEX_PROPERTIES, INDEX_FILTER_PROPERTIES checked against the graph, when set'),
     ok: z.boolean(),
     required: z.boolean().describe('false: chat still answers without it (by lookup), with less'),
     title: z.string().describe('What is checked, for people'),

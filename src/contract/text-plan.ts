@@ -6,14 +6,33 @@
  */
 import { z } from '@hono/zod-openapi';
 
-/** Label → properties, as a build request and `INDEX_PROPERTIES` take it. */
-export const TextPropertiesSchema = z
+/**
+ * zod leaves an own `__proto__` key out of a record it parses (assigning it would replace the
+ * result's prototype), so `{"__proto__": ["text"]}` used to vanish and a full build ran. The key
+ * goes through the schema under this stand-in and comes out as an own property again, for the
+ * plan to refuse as an unknown label like any other.
+ */
+const PROTO = '__proto__';
+const PROTO_STAND_IN = '\u0000__proto__';
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** A copy with key `from` renamed `to`, in order; entries, so that `__proto__` stays an own key. */
+const renamed = <T>(o: Record<string, T>, from: string, to: string): Record<string, T> =>
+  Object.fromEntries(Object.entries(o).map(([k, v]) => [k === from ? to : k, v]));
+
+const TextPropertiesRecord = z
   .record(z.string().min(1), z.array(z.string().min(1)).min(1).max(50))
   .refine((m) => Object.keys(m).length <= 100, 'at most 100 labels')
+  .transform((m) => (Object.hasOwn(m, PROTO_STAND_IN) ? renamed(m, PROTO_STAND_IN, PROTO) : m));
+
+/** Label → properties, as a build request and `INDEX_PROPERTIES` take it. */
+export const TextPropertiesSchema = z
+  .preprocess((v) => (isRecord(v) && Object.hasOwn(v, PROTO) ? renamed(v, PROTO, PROTO_STAND_IN) : v), TextPropertiesRecord)
   .openapi('TextProperties', {
     description:
       'Label → the properties that make its nodes’ text, overriding discovery for that label. A leading name-like property ' +
-      '(or a first and last name pair) names the node in its chunks’ header; the rest is its text, in the order given.',
+      '(or a first and last name pair) names the node in its chunks’ header; the rest is its text, in the order given. ' +
+      'Properties must hold strings or lists of strings (joined).',
     example: { Mission: ['displayName', 'text'] },
   });
 

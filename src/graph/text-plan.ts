@@ -96,39 +96,79 @@ async function readLabels(driver: Driver, database: string): Promise<string[]> {
   return ((records[0]?.get('labels') ?? []) as string[]).filter((l) => !isIndexLabel(l));
 }
 
-const invalid = (errors: FieldError[]) =>
-  new DomainError(
-    'invalid',
-    'text-choice',
-    `the text choice names what the graph cannot index: ${errors.map((e) => e.message).join('; ')}`,
-    {
-      errors,
-    },
-  );
+/**
+ * The 422 of a choice the graph cannot index. Its subject is what the errors' paths point at:
+ * the request's choice, or the setting a part of it came from (`INDEX_PROPERTIES`), so that a
+ * wrong setting is not blamed on a request that did not make the choice.
+ */
+const invalid = (errors: FieldError[], from: ChoiceSettings) => {
+  const setting = (e: FieldError) => [from.labels, from.properties].find((s) => s && (e.path === s || e.path.startsWith(`${s}.`)));
+  const settings = [...new Set(errors.map(setting).filter((s) => s !== undefined))];
+  const subjects = [...(errors.some((e) => !setting(e)) ? ['the text choice'] : []), ...settings.map((s) => `the setting ${s}`)];
+  const detail = `${subjects.join(' and ')} ${subjects.length > 1 ? 'name' : 'names'} what the graph cannot index`;
+  return new DomainError('invalid', 'text-choice', `${detail}: ${errors.map((e) => e.message).join('; ')}`, { errors });
+};
+
+/** Property names never offered as close names: index internals and properties named as internal (`__…`). */
+const offered = (names: Iterable<string>) => [...names].filter((n) => !n.startsWith('__'));
 
 const unknown = (kind: string, name: string, known: Iterable<string>, path: string): FieldError => {
-  const close = closeNames(name, known);
+  const close = closeNames(name, offered(known));
   const hint = close.length ? `close names: ${close.map((n) => JSON.stringify(n)).join(', ')}` : 'no close name';
   return { path, message: `unknown ${kind} ${JSON.stringify(name)}; ${hint}` };
 };
 
-/** The plan entry of an explicitly chosen label, or the field errors that make the choice unusable. */
-function explicitPlan(label: string, props: readonly string[], sample: Awaited<ReturnType<typeof sampleLabel>>): LabelPlan | FieldError[] {
+/** A sampled type as words: `INTEGER NOT NULL` → `INTEGER`. */
+const typeName = (t: string) => t.replace(/ NOT NULL/g, '');
+/** Lists of strings are text: the composer joins them (src/vector-index/node-text.ts). */
+const isStringList = (t: string | undefined) => !!t && /^LIST<STRING\b/.test(t);
+/** A sampled property that gives text: strings, or lists of strings. */
+const givesText = (p: PropertySample) => p.strings.length > 0 || isStringList(p.otherType);
+
+/**
+ * The plan entry of an explicitly chosen label, or the field errors that make the choice unusable:
+ * a property the label's nodes lack (with close names), one that holds something other than
+ * strings or lists of strings in every sampled node (an INTEGER year read as text would be
+ * silently dropped from every node's text), or a choice with no text at all.
+ */
+function explicitPlan(
+  label: string,
+  props: readonly string[],
+  sample: Awaited<ReturnType<typeof sampleLabel>>,
+  path: string,
+): LabelPlan | FieldError[] {
   const byKey = new Map(sample.properties.map((p) => [p.key, p]));
-  const path = `properties.${label}`;
-  const errors = props.flatMap((p, i) => (byKey.has(p) ? [] : [unknown(`property of ${label}`, p, byKey.keys(), `${path}.${i}`)]));
+  const errors = props.flatMap((p, i): FieldError[] => {
+    const s = byKey.get(p);
+    if (!s) return [unknown(`property of ${label}`, p, byKey.keys(), `${path}.${i}`)];
+    if (s.strings.length || !s.otherType || isStringList(s.otherType)) return [];
+    const message = `"${p}" of ${label} holds ${typeName(s.otherType)} values, not text: choose properties holding strings or lists of strings`;
+    return [{ path: `${path}.${i}`, message }];
+  });
   if (errors.length) return errors;
-  if (!props.some((p) => byKey.get(p)!.strings.length)) {
+  if (!props.some((p) => givesText(byKey.get(p)!))) {
     const held = props.map((p) => `"${p}" holds ${byKey.get(p)!.otherType ?? 'only empty strings'}`).join(', ');
     return [{ path, message: `the properties chosen for ${label} yield no text: ${held}` }];
   }
   return { label, nodes: sample.nodes, source: 'explicit', ...splitExplicit(label, props), skipped: [] };
 }
 
+/**
+ * The parts of a choice that came from settings rather than from a request, by the variable's
+ * name: errors about them point at the setting (`INDEX_PROPERTIES.Mission.0`), not at a request
+ * field (`properties.Mission.0`) the caller never sent.
+ */
+export interface ChoiceSettings {
+  labels?: 'INDEX_LABELS';
+  properties?: 'INDEX_PROPERTIES';
+}
+
 /** Options of {@link readTextPlan}. */
 export interface ReadTextPlanOptions {
   textProperty: string;
   choice?: TextChoice;
+  /** Which parts of `choice` are settings (default: none, every part is the request's). */
+  fromSettings?: ChoiceSettings;
   /** Find the text of labels without `TEXT_PROPERTY` (default true); false plans only explicitly chosen labels. */
   discover?: boolean;
   /** Labels already planned (a sync keeps them as they are and samples only new labels). */
@@ -138,19 +178,25 @@ export interface ReadTextPlanOptions {
 /**
  * Reads the plan of graph `database`.
  * @throws DomainError 422 when the choice names a label or property the graph lacks (with close
- * names), or properties that hold no text.
+ * names), or properties that hold no text (field paths under `labels` / `properties`, or under
+ * the setting's name for the parts in `fromSettings`).
  */
 export async function readTextPlan(driver: Driver, database: string, opts: ReadTextPlanOptions): Promise<TextPlan> {
-  const { textProperty, choice = {}, previous, discover = true } = opts;
+  const { textProperty, choice = {}, previous, discover = true, fromSettings = {} } = opts;
+  const labelsPath = fromSettings.labels ?? 'labels';
+  const propertiesPath = fromSettings.properties ?? 'properties';
   const all = await readLabels(driver, database);
   const errors: FieldError[] = [];
   choice.labels?.forEach((l, i) => {
-    if (!all.includes(l)) errors.push(unknown('label', l, all, `labels.${i}`));
+    if (!all.includes(l)) errors.push(unknown('label', l, all, `${labelsPath}.${i}`));
   });
-  for (const l of Object.keys(choice.properties ?? {})) {
-    if (!all.includes(l)) errors.push(unknown('label', l, all, `properties.${l}`));
+  // Own keys only, read through a Map: a label named `constructor` or `__proto__` is a name like
+  // any other, never something every object inherits.
+  const chosen = new Map(Object.entries(choice.properties ?? {}));
+  for (const l of chosen.keys()) {
+    if (!all.includes(l)) errors.push(unknown('label', l, all, `${propertiesPath}.${l}`));
   }
-  if (errors.length) throw invalid(errors);
+  if (errors.length) throw invalid(errors, fromSettings);
   const only = choice.labels?.length ? [...choice.labels] : null;
   const wanted = only ? all.filter((l) => only.includes(l)) : all;
   const kept = new Map((previous?.labels ?? []).map((p) => [p.label, p]));
@@ -162,12 +208,12 @@ export async function readTextPlan(driver: Driver, database: string, opts: ReadT
       labels.push({ ...old, nodes: Number(records[0]?.get('n') ?? 0) });
       continue;
     }
-    const chosen = choice.properties?.[label];
-    if (!chosen && !discover) continue;
+    const props = chosen.get(label);
+    if (!props && !discover) continue;
     const sample = await sampleLabel(driver, database, label);
     if (!sample.nodes) continue;
-    if (chosen) {
-      const plan = explicitPlan(label, chosen, sample);
+    if (props) {
+      const plan = explicitPlan(label, props, sample, `${propertiesPath}.${label}`);
       if (Array.isArray(plan)) errors.push(...plan);
       else labels.push(plan);
       continue;
@@ -181,16 +227,17 @@ export async function readTextPlan(driver: Driver, database: string, opts: ReadT
     const source: TextSource = text.name.length || text.body.length ? 'discovered' : 'none';
     labels.push({ label, nodes: sample.nodes, source, ...text });
   }
-  if (errors.length) throw invalid(errors);
+  if (errors.length) throw invalid(errors, fromSettings);
   labels.sort((a, b) => b.nodes - a.nodes || a.label.localeCompare(b.label));
   return { textProperty, only, labels };
 }
 
 /** Label → the properties a node's text is read from (`explicit` and `discovered` labels), for the Cypher that reads them. */
 export function planKeys(plan: TextPlan): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  for (const l of plan.labels) if (l.source === 'explicit' || l.source === 'discovered') out[l.label] = [...l.name, ...l.body];
-  return out;
+  // Built from entries: `out[label] = …` on a plain object would set the prototype for a label
+  // named `__proto__`, and the label would vanish from the query's map.
+  const read = plan.labels.filter((l) => l.source === 'explicit' || l.source === 'discovered');
+  return Object.fromEntries(read.map((l) => [l.label, [...l.name, ...l.body]]));
 }
 
 /** A plan on the wire (src/contract/text-plan.ts). */

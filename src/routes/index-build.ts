@@ -96,7 +96,9 @@ const route = createRoute({
     404: problem('Unknown graph'),
     409: problem('A build of that index is already running'),
     422: problem(
-      'Invalid body, a model outside the registry (the detail lists the valid names), or `labels`/`properties` naming what the graph lacks (with close names) or yielding no text',
+      'Invalid body, a model outside the registry (the detail lists the valid names), or `labels`/`properties` naming what the graph lacks ' +
+        '(with close names), properties holding neither strings nor lists of strings, or no text; when the choice came from ' +
+        '`INDEX_LABELS`/`INDEX_PROPERTIES`, the errors name the setting (`INDEX_PROPERTIES.Mission.0`)',
     ),
     503: problem('Graph database, key-value store or embedding model server unavailable'),
   },
@@ -130,7 +132,10 @@ const planRoute = createRoute({
     ...BODY_PROBLEMS,
     401: problem('ADMIN_TOKEN is set and the request lacks `Authorization: Bearer <ADMIN_TOKEN>`'),
     404: problem('Unknown graph'),
-    422: problem('Invalid body, or `labels`/`properties` naming what the graph lacks (with close names) or yielding no text'),
+    422: problem(
+      'Invalid body, or `labels`/`properties` naming what the graph lacks (with close names), properties holding neither strings ' +
+        'nor lists of strings, or no text; errors about `INDEX_LABELS`/`INDEX_PROPERTIES` name the setting',
+    ),
     503: problem('Graph database unavailable'),
   },
 });

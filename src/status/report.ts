@@ -21,6 +21,7 @@ import { readIndexMeta } from '../vector-index/index-meta.js';
 import { textParams } from '../vector-index/index-source.js';
 import { graphBookmark, readSyncState } from '../vector-index/index-sync.js';
 import { textPlanBody, type TextPlan } from '../graph/text-plan.js';
+import { checkIndexSettings, hasIndexSettings, type SettingProblem } from './settings-check.js';
 
 /** Options of {@link createStatusReporter}. */
 export interface StatusReporterOptions {
@@ -102,6 +103,18 @@ export function createStatusReporter(deps: AppDeps, opts: StatusReporterOptions 
   // A slow preview goes on in the background and serves the next report; this one goes without it.
   const planInfo = () => withTimeout(readPlan(), PLAN_TIMEOUT_MS, 'text plan').catch(() => null);
 
+  /** The index settings checked against the graph (./settings-check.ts); a wrong one is logged once per reading. */
+  const readSettings = cached(PLAN_TTL_MS, async () => {
+    const problems = await checkIndexSettings(deps, graphName);
+    for (const p of problems) deps.log.warn('index setting names what the graph lacks', { setting: p.setting, errors: p.errors });
+    return problems;
+  });
+  // Null: not set, or not read in time (the graph check says whether the graph answers).
+  const settingsInfo = () =>
+    hasIndexSettings(config) ? withTimeout(readSettings(), PLAN_TIMEOUT_MS, 'index settings').catch(() => null) : Promise.resolve(null);
+  // Checked once at start, so the first report (the one `npm start` prints) has the answer and a wrong setting is logged at once.
+  if (hasIndexSettings(config)) readSettings().catch(() => {});
+
   /** The sync's state, and whether the graph was written to since the indexes were last in step. */
   const syncInfo = async (): Promise<Status['sync']> => {
     const [state, bookmark] = await Promise.all([
@@ -126,7 +139,7 @@ export function createStatusReporter(deps: AppDeps, opts: StatusReporterOptions 
     // The plan is read beside the other probes; only the text count waits for it.
     const textP = planInfo();
     const fallback: TextPlan = { textProperty: config.TEXT_PROPERTY, only: null, labels: [] };
-    const [text, stats, kvUp, queue, router, agent, modelFiles, sync] = await Promise.all([
+    const [text, stats, kvUp, queue, router, agent, modelFiles, sync, settings] = await Promise.all([
       textP,
       withTimeout(
         graphStats(
@@ -145,6 +158,7 @@ export function createStatusReporter(deps: AppDeps, opts: StatusReporterOptions 
       languageModel('agent'),
       Promise.all(MODEL_REGISTRY.map(async (m) => ({ model: m.name, provider: m.provider, files: await filesOf(m) }))),
       withTimeout(syncInfo(), 1_500, 'index sync state').catch(() => null),
+      settingsInfo(),
     ]);
 
     const indexes = MODEL_REGISTRY.map((m) => {
@@ -181,7 +195,7 @@ export function createStatusReporter(deps: AppDeps, opts: StatusReporterOptions 
       },
       sync: kvUp ? sync : null,
     };
-    const checks = checksOf(status, deps.config);
+    const checks = checksOf(status, deps.config, settings);
     return { ready: checks.every((c) => c.ok || !c.required), ...status, checks };
   };
 
@@ -196,8 +210,15 @@ const FOUND: Record<Status['language_models'][number]['state'], string> = {
   unavailable: 'is overloaded or failing',
 };
 
-/** The setup list: one check per piece a first answer needs, then the optional language models. */
-export function checksOf(s: Omit<Status, 'ready' | 'checks'>, config: AppDeps['config']): StatusCheck[] {
+/**
+ * The setup list: one check per piece a first answer needs, then the optional language models.
+ * `settings`: the index settings checked against the graph (null: none set, or not read).
+ */
+export function checksOf(
+  s: Omit<Status, 'ready' | 'checks'>,
+  config: AppDeps['config'],
+  settings: readonly SettingProblem[] | null = null,
+): StatusCheck[] {
   const checks: StatusCheck[] = [];
   const add = (c: Omit<StatusCheck, 'fix'>, fix: string) => checks.push(c.ok ? c : { ...c, fix });
   const model = config.EMBEDDING_MODEL;
@@ -248,6 +269,7 @@ export function checksOf(s: Omit<Status, 'ready' | 'checks'>, config: AppDeps['c
         '(or `properties` in the build request); `node dist/cli.js load-sample` loads the sample graph',
     );
   }
+  if (s.graph.reachable && settings) add(...settingsCheck(settings));
   const entry = findModel(model);
   const files = s.embedding_models.find((m) => m.model === model);
   if (entry?.provider === 'in-process') {
@@ -307,4 +329,30 @@ export function checksOf(s: Omit<Status, 'ready' | 'checks'>, config: AppDeps['c
     );
   }
   return checks;
+}
+
+/**
+ * The check of the index settings: failed when one names what the graph lacks. Required when it
+ * is `INDEX_LABELS` or `INDEX_PROPERTIES` (every build and sync is refused until it is fixed);
+ * a wrong `INDEX_FILTER_PROPERTIES` only leaves filters to be applied after the index.
+ */
+function settingsCheck(problems: readonly SettingProblem[]): [Omit<StatusCheck, 'fix'>, string] {
+  const names = problems.map((p) => p.setting);
+  const errors = problems.flatMap((p) => p.errors.map((e) => `${e.path}: ${e.message}`));
+  const check = {
+    id: 'settings' as const,
+    ok: problems.length === 0,
+    required: !problems.length || names.some((n) => n !== 'INDEX_FILTER_PROPERTIES'),
+    title: 'Index settings',
+    detail: problems.length
+      ? `${names.join(', ')} ${names.length > 1 ? 'name' : 'names'} what the graph lacks: ${errors.join('; ')}`
+      : 'INDEX_LABELS, INDEX_PROPERTIES and INDEX_FILTER_PROPERTIES name what the graph has',
+  };
+  const effect = names.some((n) => n !== 'INDEX_FILTER_PROPERTIES')
+    ? 'until then every build refuses them'
+    : 'until then filters on them are applied after the index';
+  const fix =
+    `correct ${names.join(' and ')} to the graph's names (close names above; POST /dev/text_plan shows each label's ` +
+    `properties) and restart; ${effect}`;
+  return [check, fix];
 }

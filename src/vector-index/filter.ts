@@ -14,6 +14,7 @@ import type { FieldError } from '../contract/problem.js';
 import { filterConditions, type SearchFilter } from '../contract/search-filter.js';
 import { DomainError } from '../errors.js';
 import type { GraphNames } from '../graph/graph-names.js';
+import { graphPropertyNames, INDEX_NODE_PROPERTIES, isIndexProperty, isReservedName } from '../graph/internal-names.js';
 import { closeNames } from '../lib/close-names.js';
 
 /** The filter fields of a search request. */
@@ -82,25 +83,41 @@ function listNames(names: ReadonlySet<string>): string {
   return all.length > LISTED ? `${shown.join(', ')}, … (${all.length} in all)` : shown.join(', ') || 'none';
 }
 
-function unknownName(kind: 'label' | 'property', name: string, known: ReadonlySet<string>, path: string): FieldError {
+function unknownName(kind: 'label' | 'property', name: string, known: ReadonlySet<string>, path: string, why?: string): FieldError {
   const close = closeNames(name, known);
   const hint = close.length
     ? `close names: ${close.map((n) => JSON.stringify(n)).join(', ')}`
     : `the graph's ${kind === 'label' ? 'labels' : 'property keys'}: ${listNames(known)}`;
-  return { path, message: `unknown ${kind} ${JSON.stringify(name)}: the graph has no such ${kind}; ${hint}` };
+  return { path, message: `unknown ${kind} ${JSON.stringify(name)}: ${why ?? `the graph has no such ${kind}`}; ${hint}` };
 }
 
-/** The filter's labels and property names that `names` lacks, as field errors with close names. */
-export function unknownFilterNames(filter: SearchFilterFields, names: GraphNames): FieldError[] {
+/**
+ * The plain index property names a filter uses (`batch`, `chunkText`, …: src/graph/internal-names.ts),
+ * which it may filter on only if some node of the graph's own holds them.
+ */
+export function indexNamesIn(filter: SearchFilterFields): string[] {
+  const used = filter.where ? filterConditions(filter.where).map((c) => c.condition.property) : [];
+  return [...new Set(used.filter((p) => INDEX_NODE_PROPERTIES.has(p)))];
+}
+
+/**
+ * The filter's labels and property names that `names` lacks, as field errors with close names.
+ * The index's own property names count as lacking (and are never offered), except plain ones
+ * in `held`: names the graph's own nodes hold too ({@link indexNamesIn}, `readHeldNames`).
+ */
+export function unknownFilterNames(filter: SearchFilterFields, names: GraphNames, held: ReadonlySet<string> = new Set()): FieldError[] {
   const errors: FieldError[] = [];
   filter.labels?.forEach((label, i) => {
     if (!names.labels.has(label)) errors.push(unknownName('label', label, names.labels, `labels.${i}`));
   });
   if (filter.where) {
+    let keys: ReadonlySet<string> | undefined;
     for (const { condition, path } of filterConditions(filter.where)) {
-      if (!names.propertyKeys.has(condition.property)) {
-        errors.push(unknownName('property', condition.property, names.propertyKeys, `${path}.property`));
-      }
+      const p = condition.property;
+      if (names.propertyKeys.has(p) && (!isIndexProperty(p) || (!isReservedName(p) && held.has(p)))) continue;
+      keys ??= new Set(graphPropertyNames(names.propertyKeys, held));
+      const why = isIndexProperty(p) ? "a property of the search index's own nodes, not of the graph's" : undefined;
+      errors.push(unknownName('property', p, keys, `${path}.property`, why));
     }
   }
   return errors;

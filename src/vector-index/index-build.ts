@@ -20,7 +20,7 @@ import type { EmbedderPool } from '../embeddings/embedders.js';
 import { assertGraph, type GraphStore } from '../graph/driver.js';
 import { DomainError } from '../errors.js';
 import { COUNT_TEXT_NODES, TEXT_NODE_LABELS } from '../graph/dialect.js';
-import { readTextPlan, type TextChoice, type TextPlan } from '../graph/text-plan.js';
+import { type ChoiceSettings, readTextPlan, type TextChoice, type TextPlan } from '../graph/text-plan.js';
 import { chunkingChange, readIndexMeta, writeIndexMeta, type IndexSettings } from './index-meta.js';
 import { DEFAULT_TEXT_FORMAT, type TextFormat } from './node-text.js';
 import { unknownModel } from '../embeddings/embedders.js';
@@ -156,6 +156,12 @@ const withDefaults = (config: Config, choice: TextChoice = {}): TextChoice => ({
   properties: choice.properties ?? config.INDEX_PROPERTIES,
 });
 
+/** The parts of a choice {@link withDefaults} fills from settings, for errors to blame the setting, not the request. */
+const settingsIn = (choice: TextChoice = {}): ChoiceSettings => ({
+  labels: choice.labels ? undefined : 'INDEX_LABELS',
+  properties: choice.properties ? undefined : 'INDEX_PROPERTIES',
+});
+
 /**
  * The text plan a build of `req.graph` would follow now, without building (`POST /dev/text_plan`,
  * `scripts/build-index --plan`, `/status` before the first build).
@@ -166,6 +172,7 @@ export async function previewTextPlan(deps: Pick<IndexBuildDeps, 'graph' | 'conf
   return readTextPlan(deps.graph.driver, req.graph, {
     textProperty: deps.config.TEXT_PROPERTY,
     choice: withDefaults(deps.config, req.choice),
+    fromSettings: settingsIn(req.choice),
     discover: req.discover ?? deps.config.INDEX_DISCOVER,
   });
 }
@@ -253,6 +260,8 @@ export async function buildVectorIndex(deps: IndexBuildDeps, opts: BuildIndexOpt
     const plan = await readTextPlan(driver, opts.graph, {
       textProperty: recorded?.plan.textProperty ?? opts.textProperty ?? config.TEXT_PROPERTY,
       choice: settings.choice,
+      // A sync's choice is the one its build recorded; a build's parts not given are settings.
+      fromSettings: recorded ? undefined : settingsIn(opts.choice),
       discover: settings.discover,
       previous: recorded?.plan,
     });

@@ -36,6 +36,7 @@ import { type CompiledFilter, compileFilter } from '../graph/filter-cypher.js';
 import { type CarriedFields, splitFilter } from '../graph/filter-index.js';
 import { type CarryPlan, inIndexOverfetch, labelField, propField } from './carry.js';
 import { type GraphNames, readGraphNames } from '../graph/graph-names.js';
+import { readHeldNames } from '../graph/internal-names.js';
 import { createTtlCache } from '../lib/ttl-cache.js';
 import { NEIGHBOR_NAME_CHARS, NEIGHBOR_SCAN, nodeContext, type RawNeighbor } from '../graph/neighbors.js';
 import { unknownModel } from '../embeddings/embedders.js';
@@ -54,6 +55,7 @@ import {
   MAX_FILTER_CANDIDATES,
   nextCandidateCount,
   type SearchFilterFields,
+  indexNamesIn,
   unknownFilterNames,
   unknownNamesError,
 } from './filter.js';
@@ -229,8 +231,19 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
    * names what they hold; before refusing, they are read again, so a label created meanwhile is
    * found (a refusal costs one round trip more, a search none).
    */
+  // Whether the graph's own nodes hold a plain name the index also writes (`batch`): asked only for names a filter uses.
+  const heldName = createTtlCache(
+    async (key) => {
+      const [graph, name] = JSON.parse(key) as [string, string];
+      return (await readHeldNames(deps.graph, graph, [name])).has(name);
+    },
+    { ttlMs: FILTER_NAMES_TTL_MS },
+  );
   const checkNames = async (graph: string, filter: SearchFilterFields) => {
-    const missing = (n: GraphNames) => unknownFilterNames(filter, n);
+    const internal = indexNamesIn(filter);
+    const held = new Set<string>();
+    for (const name of internal) if (await heldName.get(JSON.stringify([graph, name]))) held.add(name);
+    const missing = (n: GraphNames) => unknownFilterNames(filter, n, held);
     if (!missing(await names.get(graph)).length) return;
     const errors = missing(await names.get(graph, 0));
     if (errors.length) throw unknownNamesError(graph, errors);

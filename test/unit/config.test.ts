@@ -95,4 +95,16 @@ describe('loadConfig', () => {
     expect(msg.startsWith(`config error: ${name}: `)).toBe(true);
     expect(msg).not.toContain('\n');
   });
+
+  it('reads INDEX_PROPERTIES into own keys: a label named __proto__ or constructor stays a label', () => {
+    const c = loadConfig({ INDEX_PROPERTIES: 'Movie = title, tagline ; __proto__=text;constructor=name' });
+    expect(Object.keys(c.INDEX_PROPERTIES)).toEqual(['Movie', '__proto__', 'constructor']);
+    expect(Object.getPrototypeOf(c.INDEX_PROPERTIES)).toBe(Object.prototype);
+    expect(Object.entries(c.INDEX_PROPERTIES)).toEqual([
+      ['Movie', ['title', 'tagline']],
+      ['__proto__', ['text']],
+      ['constructor', ['name']],
+    ]);
+    expect(() => loadConfig({ INDEX_PROPERTIES: 'Movie=' })).toThrow(/^config error: INDEX_PROPERTIES: expected Label=prop,prop/);
+  });
 });

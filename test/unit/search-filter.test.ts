@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { SearchFilterSchema, temporalKind } from '../../src/contract/search-filter.js';
 import { compileFilter } from '../../src/graph/filter-cypher.js';
 import { closeNames, editDistance } from '../../src/lib/close-names.js';
-import { MAX_FILTER_CANDIDATES, nextCandidateCount, unknownFilterNames } from '../../src/vector-index/filter.js';
+import { indexNamesIn, MAX_FILTER_CANDIDATES, nextCandidateCount, unknownFilterNames } from '../../src/vector-index/filter.js';
 
 describe('compileFilter', () => {
   it('is null without labels or where, so the unfiltered query runs unchanged', () => {
@@ -110,6 +110,29 @@ describe('close names', () => {
     expect(errors.map((e) => e.path)).toEqual(['labels.1', 'where.and.0.property']);
     expect(errors[0]!.message).toBe('unknown label "pathways": the graph has no such label; close names: "Pathway"');
     expect(unknownFilterNames({ labels: ['Zzz'] }, names)[0]!.message).toContain('the graph\'s labels: "Pathway"');
+  });
+
+  it("refuses the index's own property names and never offers them, unless the graph's nodes hold a plain one", () => {
+    const keys = ['year', 'batchSize', 'chunkText', 'embedding', 'nodeId', 'chunk', 'batch', 'label:Pathway', 'prop:year', '__hidden'];
+    const names = { labels: new Set(['Pathway']), propertyKeys: new Set(keys) };
+    const cond = (property: string) => ({ where: { property, op: 'exists' as const } });
+    for (const p of ['chunkText', 'embedding', 'nodeId', 'chunk', 'batch', 'label:Pathway', 'prop:year', '__hidden']) {
+      const [e] = unknownFilterNames(cond(p), names);
+      expect(e?.message, p).toMatch(new RegExp(`^unknown property ${JSON.stringify(p)}: a property of the search index's own nodes`));
+    }
+    // A misspelling gets the graph's names only.
+    expect(unknownFilterNames(cond('embeding'), names)[0]!.message).not.toContain('"embedding"');
+    expect(unknownFilterNames(cond('chunkTxt'), names)[0]!.message).not.toContain('"chunkText"');
+    expect(unknownFilterNames(cond('batchsize'), names)[0]!.message).toContain('close names: "batchSize"');
+    expect(unknownFilterNames(cond('batchsize'), names)[0]!.message).not.toMatch(/"batch"/);
+    // Held by the graph's own nodes: a plain name is theirs too; a reserved shape never is.
+    const held = new Set(['batch', 'prop:year']);
+    expect(unknownFilterNames(cond('batch'), names, held)).toEqual([]);
+    expect(unknownFilterNames(cond('batchh'), names, held)[0]!.message).toContain('close names: "batch"');
+    expect(unknownFilterNames(cond('prop:year'), names, held)).toHaveLength(1);
+    expect(indexNamesIn({ where: { and: [cond('batch').where, cond('year').where, cond('batch').where, cond('__x').where] } })).toEqual([
+      'batch',
+    ]);
   });
 });
 

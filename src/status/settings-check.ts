@@ -1,0 +1,94 @@
+/**
+ * The index settings checked against the graph: `INDEX_LABELS` and `INDEX_PROPERTIES` must name
+ * labels and properties the graph has (properties holding strings or lists of strings), and
+ * `INDEX_FILTER_PROPERTIES` property keys the graph's own nodes use. Config parsing can only
+ * check their form; a setting of the right form naming what the graph lacks used to leave
+ * readiness green and every build and plan refused, blamed on a request field the request never
+ * had. The readiness report (./report.ts) shows what this finds as a failed check naming the
+ * setting, with close names, from the first report after start.
+ */
+import type { FieldError } from '../contract/problem.js';
+import type { AppDeps } from '../deps.js';
+import { DomainError } from '../errors.js';
+import { readGraphNames } from '../graph/graph-names.js';
+import { graphPropertyNames, readHeldNames } from '../graph/internal-names.js';
+import { closeNames } from '../lib/close-names.js';
+import { readTextPlan } from '../graph/text-plan.js';
+
+/** A setting's problems. */
+export interface SettingProblem {
+  setting: 'INDEX_LABELS' | 'INDEX_PROPERTIES' | 'INDEX_FILTER_PROPERTIES';
+  /** Field errors under the setting's name (`INDEX_PROPERTIES.Mission.0`), each message with close names. */
+  errors: FieldError[];
+}
+
+/** The errors of a plan read with `choice`, or [] when it plans (any other failure propagates). */
+async function planErrors(run: () => Promise<unknown>): Promise<FieldError[]> {
+  try {
+    await run();
+    return [];
+  } catch (err) {
+    if (err instanceof DomainError && err.code === 'text-choice' && err.errors) return err.errors;
+    throw err;
+  }
+}
+
+/** What is wrong with `INDEX_FILTER_PROPERTIES`: names no node of the graph's own has. */
+async function filterErrors(deps: Pick<AppDeps, 'graph'>, database: string, wanted: readonly string[]): Promise<FieldError[]> {
+  const names = await readGraphNames(deps.graph, database);
+  const held = await readHeldNames(deps.graph, database, wanted);
+  const known = graphPropertyNames(names.propertyKeys, held);
+  const has = new Set(known);
+  return wanted.flatMap((p, i) => {
+    if (has.has(p)) return [];
+    const close = closeNames(p, known);
+    const hint = close.length ? `close names: ${close.map((n) => JSON.stringify(n)).join(', ')}` : 'no close name';
+    return [{ path: `INDEX_FILTER_PROPERTIES.${i}`, message: `unknown property ${JSON.stringify(p)}; ${hint}` }];
+  });
+}
+
+/**
+ * Checks the index settings against graph `database`; [] when every setting is unset or names
+ * what the graph has. Reads the graph's labels and property keys and samples each label named
+ * in `INDEX_PROPERTIES` (as a plan does), nothing else.
+ * @throws what the graph driver throws (graph down): the caller decides what an unknown means.
+ */
+export async function checkIndexSettings(deps: Pick<AppDeps, 'graph' | 'config'>, database: string): Promise<SettingProblem[]> {
+  const { config } = deps;
+  const driver = deps.graph.driver;
+  const textProperty = config.TEXT_PROPERTY;
+  const filters = config.INDEX_FILTER_PROPERTIES ?? [];
+  // Each setting on its own, so that a wrong label in one does not hide a wrong property in the other.
+  const [labels, properties, filterProps] = await Promise.all([
+    config.INDEX_LABELS.length
+      ? planErrors(() =>
+          readTextPlan(driver, database, {
+            textProperty,
+            choice: { labels: config.INDEX_LABELS },
+            fromSettings: { labels: 'INDEX_LABELS' },
+            discover: false,
+          }),
+        )
+      : [],
+    Object.keys(config.INDEX_PROPERTIES).length
+      ? planErrors(() =>
+          readTextPlan(driver, database, {
+            textProperty,
+            choice: { properties: config.INDEX_PROPERTIES },
+            fromSettings: { properties: 'INDEX_PROPERTIES' },
+            discover: false,
+          }),
+        )
+      : [],
+    filters.length ? filterErrors(deps, database, filters) : [],
+  ]);
+  const out: SettingProblem[] = [];
+  if (labels.length) out.push({ setting: 'INDEX_LABELS', errors: labels });
+  if (properties.length) out.push({ setting: 'INDEX_PROPERTIES', errors: properties });
+  if (filterProps.length) out.push({ setting: 'INDEX_FILTER_PROPERTIES', errors: filterProps });
+  return out;
+}
+
+/** True when any index setting is set (the check has something to say). */
+export const hasIndexSettings = (config: AppDeps['config']): boolean =>
+  config.INDEX_LABELS.length > 0 || Object.keys(config.INDEX_PROPERTIES).length > 0 || (config.INDEX_FILTER_PROPERTIES?.length ?? 0) > 0;

@@ -1,0 +1,16 @@
+/** The wire shape of an explicit text choice: own keys survive parsing, whatever their name. */
+import { describe, expect, it } from 'vitest';
+import { TextPropertiesSchema } from '../../src/contract/text-plan.js';
+
+describe('TextPropertiesSchema (explicit choices)', () => {
+  it('keeps an own __proto__ key, for the plan to refuse as an unknown label', () => {
+    const parsed = TextPropertiesSchema.parse(JSON.parse('{"Movie": ["title"], "__proto__": ["text"], "constructor": ["name"]}'));
+    expect(Object.entries(parsed)).toEqual([
+      ['Movie', ['title']],
+      ['__proto__', ['text']],
+      ['constructor', ['name']],
+    ]);
+    expect(Object.getPrototypeOf(parsed)).toBe(Object.prototype);
+    expect(TextPropertiesSchema.safeParse(JSON.parse('{"Movie": []}')).success).toBe(false);
+  });
+});
