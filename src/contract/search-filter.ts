@@ -119,7 +119,8 @@ export const SearchFilterSchema = z
       'Keeps only nodes whose properties pass: one condition, or `{"and": [...]}` / `{"or": [...]}` of conditions and ' +
       `groups of conditions (two levels at most, ${MAX_FILTER_CONDITIONS} conditions in all). Example: ` +
       '`{"and": [{"property": "year", "op": ">=", "value": 2000}, {"property": "species", "op": "in", "value": ["Homo sapiens"]}]}`. ' +
-      'A property the graph does not have is refused with close names.',
+      'A property the graph does not have is refused with close names; the search index’s own properties (`chunkText`, ' +
+      '`embedding`, `nodeId`, …) are not the graph’s.',
     // Holds on the sample graph (Mission.launchDate), as the document's examples must.
     example: { property: 'launchDate', op: '>=', value: '2000-01-01' },
   });
