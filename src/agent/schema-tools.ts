@@ -15,6 +15,7 @@ import {
   typePatterns,
   type PropertyInfo,
 } from '../graph/schema.js';
+import { categoryLike } from '../graph/skeleton-view.js';
 import { defineTool, ToolError, type AgentTool, type ToolContext } from './tools.js';
 
 /** Most labels or types listed by one call. */
@@ -32,13 +33,21 @@ async function requireLabel(ctx: ToolContext, label: string): Promise<number> {
   throw new ToolError(`no label "${label}" in graph "${ctx.database}" (labels are case-sensitive); ${hint}`);
 }
 
+/** One row per property; `holds` says what a string property's values are when they are numbers, dates or booleans as text. */
 const propertyRows = (props: PropertyInfo[]) =>
-  props.map((p) => ({ name: p.name, types: p.types, filled: `${Math.round(p.fill * 100)}%`, example: p.example }));
+  props.map((p) => ({
+    name: p.name,
+    types: p.types,
+    ...(p.kind ? { holds: `${p.kind === 'integer' ? 'integers' : `${p.kind}s`} as strings` } : {}),
+    filled: `${Math.round(p.fill * 100)}%`,
+    example: p.example,
+    ...(categoryLike(p) ? { values: p.values } : {}),
+  }));
 
 const overview = defineTool({
   name: 'get_graph_overview',
   description:
-    'Overview of the whole graph: node labels with counts and main properties, and relationship patterns (:A)-[:TYPE]->(:B) with counts, largest first, bounded in size. ' +
+    'Overview of the whole graph: node labels with counts and their properties (most used first, numbers or dates stored as strings marked, common values of categories), and relationship patterns (:A)-[:TYPE {properties}]->(:B) with counts, largest first, bounded in size. ' +
     'The system prompt may already contain it; call this when it is missing or with refresh=true after you suspect it is outdated.',
   schema: z.object({
     refresh: z.boolean().default(false).describe('Recompute from the database instead of using the cached overview.'),

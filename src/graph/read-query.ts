@@ -18,7 +18,7 @@ import { noticeLine, queryNotices, withMeaning } from './query-notices.js';
 import type { NamesByMeaning } from '../lib/names-by-meaning.js';
 import type { GraphCollector } from './result-graph.js';
 import type { SkeletonCache } from './skeleton-cache.js';
-import { looksEmpty, valueNotices } from './value-notices.js';
+import { looksEmpty, temporalHint, UNPARSABLE_TEMPORAL, valueNotices } from './value-notices.js';
 import { valueSampler, type ValueSampler } from './value-samples.js';
 
 /** Bounds of one query. */
@@ -325,7 +325,14 @@ export async function runReadQuery(
       await session.close();
     }
   } catch (err) {
-    throw toReadQueryError(err, limits);
+    const error = toReadQueryError(err, limits);
+    // date(o.orderDate) on "1996-07-04 00:00:00.000" fails: say what the strings look like and what parses them.
+    const sampler = values ?? (schemas ? valueSampler(graph) : false);
+    if (sampler && error.kind === 'cypher' && UNPARSABLE_TEMPORAL.test(error.message)) {
+      const hint = await temporalHint(cypher, params, { sampler, database, timeoutMs: limits.timeoutMs }).catch(() => undefined);
+      if (hint) throw new ReadQueryError(`${error.message}\n${hint}`, 'cypher', { cause: err });
+    }
+    throw error;
   } finally {
     release?.();
   }

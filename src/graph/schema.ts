@@ -37,9 +37,20 @@ export interface PropertyInfo {
   types: string[];
   /** Share of sampled items that have it, 0..1. */
   fill: number;
-  /** One example value (strings cut at 80 characters, vectors omitted). */
+  /** One example value, the most common in the sample (strings cut at 80 characters, vectors omitted). */
   example: Json;
+  /** What every sampled string holds, placeholders (`NULL`, '') aside, when it is numbers, dates or booleans written as text. */
+  kind?: StringKind;
+  /** Distinct values in the sample. */
+  distinct?: number;
+  /** Sampled items that have it. */
+  filled?: number;
+  /** Up to 4 of the most common short strings (40 characters at most), for category-like properties. */
+  values?: string[];
 }
+
+/** Numbers, dates or booleans stored as strings (a CSV import's leftovers). */
+export type StringKind = 'integer' | 'number' | 'date' | 'boolean';
 
 /** Options shared by the introspection calls. */
 export interface SchemaOptions {
@@ -115,6 +126,17 @@ export async function propertyKeys(graph: GraphStore, database: string, opts: Sc
 
 const cleanType = (t: string) => t.replace(/ NOT NULL/g, '');
 
+/** The kind every non-placeholder string of a sample has, from the counts {@link PROPERTY_STATS} returns. */
+function stringKindOf(r: Record<string, unknown>): StringKind | undefined {
+  const strings = Number(r.strings ?? 0) - Number(r.blank ?? 0);
+  if (strings <= 0) return undefined;
+  if (Number(r.integral) === strings && Number(r.flags) < strings) return 'integer';
+  if (Number(r.numeric) === strings) return 'number';
+  if (Number(r.dated) === strings) return 'date';
+  if (Number(r.flags) === strings) return 'boolean';
+  return undefined;
+}
+
 function toPropertyInfo(rows: Record<string, unknown>[], sampled: number): PropertyInfo[] {
   return rows
     .map((r) => {
@@ -122,16 +144,47 @@ function toPropertyInfo(rows: Record<string, unknown>[], sampled: number): Prope
       const types = (r.types as string[]).map(cleanType).map((t) => (t.startsWith('LIST<FLOAT') && size > 64 ? `VECTOR[${size}]` : t));
       let example = toPlainJson(r.example, { maxStringLength: 80 });
       if (Array.isArray(example) && example.length > 5) example = [...example.slice(0, 5), '…'];
-      return { name: String(r.name), types, fill: sampled ? Number(r.filled) / sampled : 0, example };
+      const kind = stringKindOf(r);
+      const values = (r.values as string[] | undefined)?.filter((v) => !PLACEHOLDERS.includes(v));
+      return {
+        name: String(r.name),
+        types,
+        fill: sampled ? Number(r.filled) / sampled : 0,
+        example,
+        ...(kind ? { kind } : {}),
+        ...(r.nvalues !== undefined ? { distinct: Number(r.nvalues), filled: Number(r.filled) } : {}),
+        ...(values?.length ? { values } : {}),
+      };
     })
     .sort((a, b) => b.fill - a.fill || a.name.localeCompare(b.name));
 }
 
+/** Strings loaders write for a missing value. */
+const PLACEHOLDERS = ['', 'NULL', 'null', 'N/A', 'NA', 'None'];
+/** Regular expressions of numbers, integers and dates written as strings (parameters: no escaping in Cypher text). */
+const KIND_PATTERNS = {
+  integral: '[-+]?\\d+',
+  numeric: '[-+]?(\\d+\\.?\\d*|\\.\\d+)([eE][-+]?\\d+)?',
+  dated: '\\d{4}-\\d{2}-\\d{2}([ T].*)?',
+  placeholders: PLACEHOLDERS,
+  flags: ['true', 'false', 'yes', 'no', 'y', 'n', 't', 'f'],
+};
+
+// Grouped by value first, so the example and the values are the most common ones.
 const PROPERTY_STATS = `
 UNWIND keys(x) AS name
 WITH name, x[name] AS v, sampled
-RETURN name, sampled, count(*) AS filled, collect(DISTINCT valueType(v))[..3] AS types,
-  head(collect(v)) AS example, max(CASE WHEN v IS :: LIST<ANY> THEN size(v) ELSE 0 END) AS size`;
+WITH name, v, sampled, count(*) AS n ORDER BY n DESC
+WITH name, v, sampled, n, v IS :: STRING AS text
+RETURN name, sampled, sum(n) AS filled, collect(DISTINCT valueType(v))[..3] AS types,
+  head(collect(v)) AS example, max(CASE WHEN v IS :: LIST<ANY> THEN size(v) ELSE 0 END) AS size,
+  count(*) AS nvalues, collect(CASE WHEN text AND size(v) <= 40 THEN v END)[..6] AS values,
+  sum(CASE WHEN text THEN n ELSE 0 END) AS strings,
+  sum(CASE WHEN text AND v IN $kinds.placeholders THEN n ELSE 0 END) AS blank,
+  sum(CASE WHEN text AND v =~ $kinds.integral THEN n ELSE 0 END) AS integral,
+  sum(CASE WHEN text AND v =~ $kinds.numeric THEN n ELSE 0 END) AS numeric,
+  sum(CASE WHEN text AND v =~ $kinds.dated THEN n ELSE 0 END) AS dated,
+  sum(CASE WHEN text AND toLower(v) IN $kinds.flags THEN n ELSE 0 END) AS flags`;
 
 /** Property statistics of the elements `x` a MATCH clause binds, from a sample of them. */
 async function sampledProperties(
@@ -143,7 +196,7 @@ async function sampledProperties(
   const sample = opts.sample ?? SAMPLE_SIZE;
   const q = `${match} WITH x LIMIT $sample WITH collect(x) AS xs, count(x) AS sampled
 UNWIND xs AS x ${PROPERTY_STATS}`;
-  const rows = await read(graph, database, q, { sample: neo4j.int(sample) }, opts);
+  const rows = await read(graph, database, q, { sample: neo4j.int(sample), kinds: KIND_PATTERNS }, opts);
   const sampled = Number(rows[0]?.sampled ?? 0);
   return { sampled, properties: toPropertyInfo(rows, sampled) };
 }

@@ -1,7 +1,8 @@
 /**
- * The graph skeleton: a compact text overview of a graph (labels with counts and main
- * properties, relationship patterns with counts) for the agent's system prompt and its
- * overview tool. It is bounded in characters whatever the schema's size: labels and patterns
+ * The graph skeleton: a compact text overview of a graph (labels with counts and their
+ * properties in order of use, value kinds and common values, relationship patterns with counts
+ * and their types' properties) for the agent's system prompt, its overview tool and the MCP
+ * schema resource. It is bounded in characters whatever the schema's size: labels and patterns
  * are listed largest first, and what does not fit is summarised in one line each. Vector
  * index data is never part of it. {@link createSkeletonCache} computes it at start-up without
  * blocking and refreshes it when it gets old.
@@ -12,12 +13,14 @@ import {
   graphCounts,
   labelProperties,
   propertyKeys,
+  relationshipProperties as typeProperties,
   typePatterns,
   type LabelCount,
   type Pattern,
   type PropertyInfo,
   type TypeEnds,
 } from './schema.js';
+import { DETAIL_LEVELS, orderProperties, propertyBlock } from './skeleton-view.js';
 
 /** The raw material of a skeleton. */
 export interface SkeletonData {
@@ -33,6 +36,8 @@ export interface SkeletonData {
   propertyKeys: string[];
   /** Main properties of the largest labels (others were not sampled). */
   properties: Map<string, PropertyInfo[]>;
+  /** Properties of the most common relationship types (others were not sampled); absent in hand-made data. */
+  relationshipProperties?: Map<string, PropertyInfo[]>;
   /** Label → the properties `vector_search` finds its nodes by (the search index's text plan); absent when unknown. */
   searchable?: Map<string, string[]>;
 }
@@ -53,6 +58,23 @@ export interface SkeletonOptions {
 /** Upper bound of {@link formatSkeleton}'s output, default 4,000 characters (~1,000 tokens). */
 export const DEFAULT_SKELETON_CHARS = 4_000;
 
+/** Reads given at once by {@link computeSkeleton}. */
+const POOL = 4;
+
+/** `work` over `items`, {@link POOL} at a time, results in the items' order. */
+async function inPool<T, R>(items: readonly T[], work: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await work(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(POOL, items.length) }, worker));
+  return out;
+}
+
 /** Reads counts, patterns and the main properties of a graph. */
 export async function computeSkeleton(graph: GraphStore, database: string, opts: SkeletonOptions = {}): Promise<SkeletonData> {
   const keep = opts.labelFilter ?? (() => true);
@@ -67,25 +89,35 @@ export async function computeSkeleton(graph: GraphStore, database: string, opts:
     }
   }
   patterns.sort((a, b) => b.count - a.count);
-  const properties = new Map<string, PropertyInfo[]>();
-  for (const l of labels.slice(0, opts.detailedLabels ?? 40)) {
-    properties.set(l.label, (await labelProperties(graph, database, l.label, opts)).properties);
-  }
+  // Property samples are small reads, each mostly a round trip: a few at a time.
+  const labelSamples = await inPool(
+    labels.slice(0, opts.detailedLabels ?? 40),
+    async (l) => [l.label, (await labelProperties(graph, database, l.label, opts)).properties] as const,
+  );
+  const properties = new Map<string, PropertyInfo[]>(labelSamples);
+  const sampledTypes = [...new Set(patterns.map((p) => p.type))].slice(0, opts.detailedTypes ?? 60);
+  const typeSamples = await inPool(sampledTypes, async (t) => [t, (await typeProperties(graph, database, t, opts)).properties] as const);
+  const relationshipProperties = new Map<string, PropertyInfo[]>(typeSamples);
   const relationshipCount = opts.labelFilter ? patterns.reduce((n, p) => n + p.count, 0) : counts.types.reduce((n, t) => n + t.count, 0);
   const types = counts.types.map((t) => t.type);
   const keys = await propertyKeys(graph, database, opts);
   // The overview is useful without it: an index not yet built (or unreadable) just leaves it out.
   const searchable = (await opts.searchable?.(database).catch(() => null)) ?? undefined;
-  return { database, labels, patterns, relationshipCount, types, ends: counts.ends, propertyKeys: keys, properties, searchable };
+  return {
+    database,
+    labels,
+    patterns,
+    relationshipCount,
+    types,
+    ends: counts.ends,
+    propertyKeys: keys,
+    properties,
+    relationshipProperties,
+    searchable,
+  };
 }
 
 const num = (n: number) => n.toLocaleString('en-US');
-
-function propertyList(props: PropertyInfo[] | undefined): string {
-  if (!props?.length) return '';
-  const main = props.filter((p) => p.fill >= 0.2 && !p.types.some((t) => t.startsWith('VECTOR'))).slice(0, 6);
-  return main.length ? ` {${main.map((p) => `${p.name}: ${p.types.join('|')}`).join(', ')}}` : '';
-}
 
 /** A "… and N more" line naming as many items as fit in `max` characters. */
 function tailLine(prefix: string, names: string[], max: number): string {
@@ -99,38 +131,88 @@ function tailLine(prefix: string, names: string[], max: number): string {
 }
 
 /**
+ * One line per item at the richest detail level the budget allows: first the richest level at
+ * which every item fits, then the first (largest) items upgraded one by one while what they add
+ * still fits. When not even the barest lines all fit (some 130 labels of 30 characters in the
+ * default 4,000), the largest items get the middle level and the rest are left to the tail line.
+ */
+function fitLines(lineAt: Array<(level: number) => string>, budget: number): string[] {
+  const size = (lines: string[]) => lines.reduce((n, l) => n + l.length + 1, 0);
+  // When not even the barest lines all fit, the largest items keep a middle level and the rest go to the tail line.
+  let base = DETAIL_LEVELS.findIndex((_, level) => size(lineAt.map((at) => at(level))) <= budget);
+  if (base < 0) base = MIDDLE;
+  const lines: string[] = [];
+  let used = 0;
+  for (const at of lineAt) {
+    const line = at(base);
+    if (used + line.length + 1 > budget) break;
+    lines.push(line);
+    used += line.length + 1;
+  }
+  for (let i = 0; i < lines.length && base > 0; i++) {
+    for (let level = 0; level < base; level++) {
+      const richer = lineAt[i]!(level);
+      if (used + richer.length - lines[i]!.length <= budget) {
+        used += richer.length - lines[i]!.length;
+        lines[i] = richer;
+        break;
+      }
+    }
+  }
+  return lines;
+}
+
+/** The level of detail of the lines that fit when not all do (6 properties with their kinds). */
+const MIDDLE = 2;
+
+/** The legend line for value kinds, when some property has one. */
+const KINDS_LEGEND =
+  'STRING of numbers/dates/booleans: the values are text; convert before comparing (toFloat(x.p) > 10, date(left(x.p, 10)), x.p = "1"); "e.g." lists common values.';
+
+/**
  * Formats skeleton data as text of at most `maxChars` characters: a header, one line per label
- * (largest first, with main properties), one line per pattern, and a summary line for what
- * did not fit.
+ * (largest first, its properties in order of use: src/graph/skeleton-view.ts), one line per
+ * pattern (a type's properties on its first pattern), and a summary line for what did not fit.
+ * Patterns take what they need up to 40 % of the budget; labels the rest, each at the richest
+ * level of detail that fits (src/graph/skeleton-view.ts). Scale: movies + Northwind (9 labels,
+ * 12 patterns) fit whole in 3,400 characters. 200 labels and 400 patterns (test/unit/graph-skeleton):
+ * in the default 4,000, the 27–34 largest labels with up to 6 properties each and the others
+ * named in one tail line; every label is named from `SKELETON_MAX_CHARS` 8,000 (short names)
+ * to 16,000 (23-character names), the largest with their properties.
  */
 export function formatSkeleton(data: SkeletonData, maxChars = DEFAULT_SKELETON_CHARS): string {
   const header = `Graph "${data.database}": ${data.labels.length} labels, ${data.patterns.length} relationship patterns, ${num(data.relationshipCount)} relationships.`;
   const TAIL = 240;
-  const budget = maxChars - header.length - 2 * TAIL - 64;
-  // Labels get 55% of the budget up front; what they leave unused goes to the patterns.
-  const labelBudget = Math.floor(budget * 0.55);
+  const budget = maxChars - header.length - 2 * TAIL - 64 - KINDS_LEGEND.length;
 
-  const labelLines: string[] = [];
-  let used = 0;
-  for (const l of data.labels) {
+  const typeProps = new Map([...(data.relationshipProperties ?? [])].map(([t, props]) => [t, orderProperties(props)]));
+  const described = new Set<string>();
+  const patternAt = data.patterns.map((p) => {
+    const first = !described.has(p.type);
+    described.add(p.type);
+    const props = first ? (typeProps.get(p.type) ?? []) : [];
+    const count = `${p.estimated ? '~' : ''}${num(p.count)}`;
+    return (level: number) => {
+      const block = propertyBlock(props, DETAIL_LEVELS[Math.min(level, 2)]!);
+      const text = formatPattern(p);
+      return `- ${block ? text.replace(`[:${p.type}]`, `[:${p.type}${block}]`) : text} ${count}`;
+    };
+  });
+  const patternNeed = patternAt.reduce((n, at) => n + at(0).length + 1, 0);
+  const labelBudget = budget - Math.min(patternNeed, Math.floor(budget * 0.4));
+  const labelAt = data.labels.map((l) => {
     const found = data.searchable?.get(l.label);
-    const line = `- :${l.label} (${num(l.count)})${propertyList(data.properties.get(l.label))}${found?.length ? ` search: ${found.join(', ')}` : ''}`;
-    if (used + line.length + 1 > labelBudget) break;
-    labelLines.push(line);
-    used += line.length + 1;
-  }
-  const patternBudget = budget - used;
-  const patternLines: string[] = [];
-  used = 0;
-  for (const p of data.patterns) {
-    const line = `- ${formatPattern(p)} ${p.estimated ? '~' : ''}${num(p.count)}`;
-    if (used + line.length + 1 > patternBudget) break;
-    patternLines.push(line);
-    used += line.length + 1;
-  }
+    const ordered = orderProperties(data.properties.get(l.label), found);
+    const search = found?.length ? ` search: ${found.join(', ')}` : '';
+    return (level: number) => `- :${l.label} (${num(l.count)})${propertyBlock(ordered, DETAIL_LEVELS[level]!)}${level < 3 ? search : ''}`;
+  });
+  const labelLines = fitLines(labelAt, labelBudget);
+  const used = labelLines.reduce((n, l) => n + l.length + 1, 0);
+  const patternLines = fitLines(patternAt, budget - used);
 
+  const kinds = [...data.properties.values(), ...(data.relationshipProperties?.values() ?? [])].some((ps) => ps.some((p) => p.kind));
   const legend = data.searchable ? ' search: properties vector_search matches' : '';
-  const out = [header, `Node labels (node count) {main properties}${legend}:`, ...labelLines];
+  const out = [header, `Node labels (node count) {properties, most used first; +N more}${legend}:`, ...labelLines];
   const restLabels = data.labels.slice(labelLines.length);
   if (restLabels.length) {
     const nodes = restLabels.reduce((n, l) => n + l.count, 0);
@@ -142,13 +224,14 @@ export function formatSkeleton(data: SkeletonData, maxChars = DEFAULT_SKELETON_C
       ),
     );
   }
-  out.push('Relationship patterns (count; ~ = estimated from a sample):', ...patternLines);
+  out.push('Relationship patterns (count; ~ = estimated from a sample) {properties of the type}:', ...patternLines);
   const restPatterns = data.patterns.slice(patternLines.length);
   if (restPatterns.length) {
     const types = [...new Set(restPatterns.map((p) => p.type))];
     out.push(tailLine(`- … ${restPatterns.length} more patterns of types: `, types, TAIL));
   }
   if (!data.patterns.length) out.push('- (none)');
+  if (kinds) out.push(KINDS_LEGEND);
   const text = out.join('\n');
   return text.length <= maxChars ? text : `${text.slice(0, maxChars - 2)}\n…`;
 }

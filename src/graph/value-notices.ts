@@ -140,7 +140,9 @@ export function valueDistance(wanted: string, held: string): number | undefined 
   const ia = initials(wanted);
   const ib = initials(held);
   if ((ia && ia === b.replace(/[^a-z0-9]/g, '')) || (ib && ib === a.replace(/[^a-z0-9]/g, ''))) return 0.5;
-  if (ia && b.replace(/[^a-z0-9]/g, '').startsWith(ia) && ia.length >= 2) return 1.5; // "United States" → "USA"
+  // An acronym a little longer than the initials: "United States" → "USA" (not "Côte de Blaye" for "Chai Tea").
+  const hb = b.replace(/[^a-z0-9]/g, '');
+  if (ia.length >= 2 && !/\s/.test(b) && hb.length <= ia.length + 2 && hb.startsWith(ia)) return 1.5;
   const d = nameDistance(wanted, held);
   const allowed = Math.max(2, Math.floor(Math.min(a.length, b.length) / 4));
   if (d <= allowed) return d;
@@ -148,8 +150,8 @@ export function valueDistance(wanted: string, held: string): number | undefined 
   const words = (s: string) => new Set(s.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 2));
   const wa = words(a);
   const wb = words(b);
-  if (wa.size && [...wa].every((w) => wb.has(w))) return 2 + wb.size - wa.size;
-  if (wb.size && [...wb].every((w) => wa.has(w))) return 3 + wa.size - wb.size;
+  if (wa.size && [...wa].every((w) => wb.has(w))) return 1 + wb.size - wa.size;
+  if (wb.size && [...wb].every((w) => wa.has(w))) return 1.5 + wa.size - wb.size;
   return undefined;
 }
 
@@ -285,4 +287,28 @@ export async function valueNotices(cypher: string, params: Record<string, unknow
   await withTimeout(all, opts.timeoutMs, 'value notices').catch(() => {});
   const seen = new Set<string>();
   return found.filter((n): n is QueryNotice => !!n && !seen.has(`${n.kind}:${n.name}`) && !!seen.add(`${n.kind}:${n.name}`));
+}
+
+/** The database's error when a temporal function gets a string it cannot parse. */
+export const UNPARSABLE_TEMPORAL = /cannot be parsed to a (Date|DateTime|LocalDateTime|Time|LocalTime)/i;
+
+/**
+ * For a query the database refused with {@link UNPARSABLE_TEMPORAL}: what the strings it wraps in
+ * `date()` (or `datetime()`, …) look like and the call that parses them
+ * (`Order.orderDate holds strings like "1996-07-04 00:00:00.000": use date(left(o.orderDate, 10))`),
+ * or undefined when no such comparison is read or its sample fails in time.
+ */
+export async function temporalHint(cypher: string, params: Record<string, unknown>, opts: ValueNoticeOptions): Promise<string | undefined> {
+  const wrapped = readComparisons(cypher, params).filter((c) => c.wrapper && /^(date|datetime|localdatetime)$/.test(c.wrapper));
+  for (const c of wrapped.slice(0, 3)) {
+    const sample = await withTimeout(opts.sampler.sample(opts.database, c.owner, c.property, opts.timeoutMs), opts.timeoutMs).catch(
+      () => null,
+    );
+    const text = sample?.values.find((v) => v.type === 'STRING' && DATE_LIKE.test(String(v.value)))?.value;
+    if (typeof text !== 'string' || /^\d{4}-\d{2}-\d{2}$/.test(text)) continue;
+    const base = c.subject.replace(/^\w+\((.*)\)$/, '$1');
+    const fix = c.wrapper === 'date' ? `date(left(${base}, 10))` : `${c.wrapper}(replace(${base}, ' ', 'T'))`;
+    return `${ownerName(c)} holds strings like ${JSON.stringify(text)}: use ${fix}`;
+  }
+  return undefined;
 }

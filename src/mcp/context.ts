@@ -1,7 +1,9 @@
 /**
  * What an outside agent needs besides the two tools: the graph's skeleton as a resource
- * (`graph://<graph>/schema`: labels with counts, relationship patterns, property names and
- * types, dialect notes; index internals left out, as the chat agent's prompt has it) and a
+ * (`graph://<graph>/schema`: labels with counts and their properties in order of use, value
+ * kinds of numbers and dates stored as strings, common values of categories, relationship
+ * patterns with their properties; bounded by `SKELETON_MAX_CHARS`; index internals left out,
+ * as the chat agent's prompt has it) and a
  * prompt that says how to use `vector_search` and `graph_query` together.
  */
 import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -20,7 +22,7 @@ const HOW_TO = (graph: string) =>
     `1. Read the resource ${schemaUri(graph)} first: it lists the labels, relationship patterns and properties you can use in Cypher.`,
     '2. Call vector_search with the question (or the names in it) to find the nodes it is about; each result has a dbId, labels, a score and some of its relationships.',
     '3. Call graph_query to go from those nodes to the answer: anchor on them with `MATCH (n) WHERE id(n) = $id`, follow relationships, count, filter. Pass values as parameters, aggregate, and add LIMIT; results are capped.',
-    '4. If a query fails, read the error, fix the query and try again. Answer from what the tools returned, and say when they did not contain the answer.',
+    '4. If a query fails, read the error, fix the query and try again. An empty or all-zero result may come with notices saying what the graph holds instead (a name, a value, the type to convert to): fix the query as they say before concluding there is no answer. Answer from what the tools returned, and say when they did not contain the answer.',
   ].join('\n');
 
 /** Registers the schema resource and the `answer-from-graph` prompt on `server`. */
@@ -35,7 +37,8 @@ export function registerGraphContext(server: McpServer, deps: McpContextDeps): v
     }),
     {
       title: 'Graph schema',
-      description: 'Labels with counts, relationship patterns, property names and types of a graph, and notes on its Cypher dialect.',
+      description:
+        'Labels with counts and properties (most used first, with value kinds and common values), relationship patterns with their properties, bounded in size.',
       mimeType: 'text/markdown',
     },
     async (uri, { graph }) => {

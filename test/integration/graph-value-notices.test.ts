@@ -80,6 +80,19 @@ describe('value notices over MCP', () => {
     );
   });
 
+  it('says what parses the strings a date() call fails on', async () => {
+    const r = (await client.callTool({
+      name: 'graph_query',
+      arguments: { cypher_query: `MATCH (o:${ORDER}) WHERE date(o.orderDate) > date('1996-07-05') RETURN count(o) AS n` },
+    })) as CallToolResult;
+    expect(r.isError).toBe(true);
+    expect((r.content[0] as { text: string }).text).toMatch(
+      new RegExp(
+        `cannot be parsed to a Date[\\s\\S]*\n${ORDER}\\.orderDate holds strings like "1996-07-0\\d 00:00:00\\.000": use date\\(left\\(o\\.orderDate, 10\\)\\)`,
+      ),
+    );
+  });
+
   it('reads parameters, and a case slip', async () => {
     const { value } = await query(`MATCH (p:${PERSON}) WHERE p.name = $name RETURN p.born AS born`, { name: 'keanu reeves' });
     expect(value.notices).toEqual([expect.objectContaining({ kind: 'value-not-found', suggestions: ['Keanu Reeves'] })]);

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { readComparisons } from '../../src/graph/cypher-comparisons.js';
 import {
+  temporalHint,
   looksEmpty,
   missingStrings,
   notFound,
@@ -192,5 +193,18 @@ describe('valueNotices', () => {
     expect(looksEmpty([{ n: 0, avg: null }])).toBe(true);
     expect(looksEmpty([{ n: 3 }])).toBe(false);
     expect(looksEmpty([{ name: 'x', n: 0 }])).toBe(false);
+  });
+});
+
+describe('temporalHint', () => {
+  const sampler = (v: string): ValueSampler => ({ sample: async () => s('STRING', v), exists: async () => true });
+  const q = "MATCH (o:Order) WHERE date(o.orderDate) > date('1997-01-01') RETURN count(o)";
+  it('says what the strings look like and what parses them', async () => {
+    expect(await temporalHint(q, {}, { sampler: sampler('1996-07-04 00:00:00.000'), database: 'neo4j', timeoutMs: 1_000 })).toBe(
+      'Order.orderDate holds strings like "1996-07-04 00:00:00.000": use date(left(o.orderDate, 10))',
+    );
+  });
+  it('says nothing when the strings are plain dates (the error is elsewhere)', async () => {
+    expect(await temporalHint(q, {}, { sampler: sampler('1996-07-04'), database: 'neo4j', timeoutMs: 1_000 })).toBeUndefined();
   });
 });
