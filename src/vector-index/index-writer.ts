@@ -87,11 +87,21 @@ export async function dropSearchIndex(driver: Driver, database: string, indexNam
  * are the float32 values exactly). A counted loop, because `Array.from` on a typed array goes
  * through the iterator protocol: ~10 µs per 512-float vector against ~1 µs here, i.e. ~1.3 s of
  * main-thread time per 139,837-chunk build that the embedding can use instead.
+ *
+ * A vector holding NaN or an infinity (a model server's answer to some odd text) becomes all
+ * zeros, what an embedder gives a text with no known token: Neo4j refuses such a vector
+ * (`setNodeVectorProperty` fails), which failed the batch's write and with it the whole build.
+ * The chunk is still written and found by full-text search; the vector index passes it over.
  */
-function toList(v: Float32Array): number[] {
+export function toList(v: Float32Array): number[] {
   const out = new Array<number>(v.length);
-  for (let i = 0; i < v.length; i++) out[i] = v[i]!;
-  return out;
+  let sum = 0;
+  for (let i = 0; i < v.length; i++) {
+    out[i] = v[i]!;
+    sum += out[i]!;
+  }
+  // NaN or ±Infinity anywhere makes the sum non-finite; float32 values summed cannot overflow a double.
+  return Number.isFinite(sum) ? out : out.fill(0);
 }
 
 /**

@@ -5,12 +5,13 @@
  * the tokenizer counts as one token (cut by the chunk's character bound), NUL and right-to-left
  * characters, a lone surrogate, hostile property names, numbers, booleans, lists and temporal
  * values where strings are expected, placeholders. Then a node whose row makes the database's
- * read fail (a value error injected into the build's own queries), read around by id windows.
- * Real Neo4j and Redis, the generated tiny potion model.
+ * read fail (a value error injected into the build's own queries), read around by id windows,
+ * and a model answering NaN for one chunk. Real Neo4j and Redis, the generated tiny potion model.
  */
 import neo4j, { type Driver } from 'neo4j-driver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BLOB_MARKER, maxChunkChars } from '../../src/embeddings/chunking.js';
+import type { EmbedderPool } from '../../src/embeddings/embedders.js';
 import { chunkLabel, quoteName } from '../../src/graph/dialect.js';
 import { buildVectorIndex } from '../../src/vector-index/index-build.js';
 import { HEADER_CHARS } from '../../src/vector-index/index-source.js';
@@ -249,7 +250,17 @@ describe('a node whose row fails the database read', () => {
       { database: 'neo4j' },
     );
     const ids = records.map((r) => r.get('id') as string);
-    const booming = { ...deps, graph: { ...deps.graph, driver: boomingDriver(driver, boomKey) } };
+    // And a model that answers NaN for one text (Neo4j refuses such a vector): that batch is still written.
+    const embedders: EmbedderPool = {
+      ...deps.embedders,
+      async get(model) {
+        const real = await deps.embedders.get(model);
+        const embed = async (texts: string[]) =>
+          (await real.embed(texts)).map((v, i) => (texts[i]!.includes('item number 7 ') ? v.map(() => Number.NaN) : v));
+        return { ...real, chunk: (t: string) => real.chunk(t), embed };
+      },
+    };
+    const booming = { ...deps, embedders, graph: { ...deps.graph, driver: boomingDriver(driver, boomKey) } };
     const progress: number[] = [];
     const report = await buildVectorIndex(booming, {
       graph: 'neo4j',
