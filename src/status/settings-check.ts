@@ -11,7 +11,7 @@ import type { FieldError } from '../contract/problem.js';
 import type { AppDeps } from '../deps.js';
 import { DomainError } from '../errors.js';
 import { readGraphNames } from '../graph/graph-names.js';
-import { graphPropertyNames, readHeldNames } from '../graph/internal-names.js';
+import { graphPropertyNames, isIndexProperty, readHeldNames } from '../graph/internal-names.js';
 import { closeNames } from '../lib/close-names.js';
 import { readTextPlan } from '../graph/text-plan.js';
 
@@ -43,7 +43,8 @@ async function filterErrors(deps: Pick<AppDeps, 'graph'>, database: string, want
     if (has.has(p)) return [];
     const close = closeNames(p, known);
     const hint = close.length ? `close names: ${close.map((n) => JSON.stringify(n)).join(', ')}` : 'no close name';
-    return [{ path: `INDEX_FILTER_PROPERTIES.${i}`, message: `unknown property ${JSON.stringify(p)}; ${hint}` }];
+    const why = isIndexProperty(p) ? " (a property of the search index's own nodes)" : '';
+    return [{ path: `INDEX_FILTER_PROPERTIES.${i}`, message: `unknown property ${JSON.stringify(p)}${why}; ${hint}` }];
   });
 }
 

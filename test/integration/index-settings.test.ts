@@ -120,7 +120,7 @@ describe('settings checked against the graph', () => {
     const f = filters.checks.find((c) => c.id === 'settings')!;
     expect(f).toMatchObject({ ok: false, required: false });
     expect(f.detail).toContain('INDEX_FILTER_PROPERTIES.0: unknown property "launchYeer"; close names: "launchYear"');
-    expect(f.detail).toContain('INDEX_FILTER_PROPERTIES.1: unknown property "chunkText"');
+    expect(f.detail).toContain(`INDEX_FILTER_PROPERTIES.1: unknown property "chunkText" (a property of the search index's own nodes)`);
     expect(f.detail).not.toMatch(/close names: [^;]*"(chunkText|embedding|nodeId|batch|chunk)"/);
   }, 60_000);
 
