@@ -20,14 +20,23 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const renamed = <T>(o: Record<string, T>, from: string, to: string): Record<string, T> =>
   Object.fromEntries(Object.entries(o).map(([k, v]) => [k === from ? to : k, v]));
 
+/** One label's properties. */
+const LabelPropertiesSchema = z.array(z.string().min(1)).min(1).max(50);
+
 const TextPropertiesRecord = z
-  .record(z.string().min(1), z.array(z.string().min(1)).min(1).max(50))
+  .record(z.string().min(1), LabelPropertiesSchema)
   .refine((m) => Object.keys(m).length <= 100, 'at most 100 labels')
   .transform((m) => (Object.hasOwn(m, PROTO_STAND_IN) ? renamed(m, PROTO_STAND_IN, PROTO) : m));
 
 /** Label → properties, as a build request and `INDEX_PROPERTIES` take it. */
 export const TextPropertiesSchema = z
-  .preprocess((v) => (isRecord(v) && Object.hasOwn(v, PROTO) ? renamed(v, PROTO, PROTO_STAND_IN) : v), TextPropertiesRecord)
+  .preprocess((v, ctx) => {
+    if (!isRecord(v) || !Object.hasOwn(v, PROTO)) return v;
+    // Its value is checked here, so that an error names `__proto__`, not the stand-in.
+    const checked = LabelPropertiesSchema.safeParse(v[PROTO]);
+    for (const issue of checked.error?.issues ?? []) ctx.addIssue({ code: 'custom', message: issue.message, path: [PROTO, ...issue.path] });
+    return checked.success ? renamed(v, PROTO, PROTO_STAND_IN) : Object.fromEntries(Object.entries(v).filter(([k]) => k !== PROTO));
+  }, TextPropertiesRecord)
   .openapi('TextProperties', {
     description:
       'Label → the properties that make its nodes’ text, overriding discovery for that label. A leading name-like property ' +

@@ -12,5 +12,8 @@ describe('TextPropertiesSchema (explicit choices)', () => {
     ]);
     expect(Object.getPrototypeOf(parsed)).toBe(Object.prototype);
     expect(TextPropertiesSchema.safeParse(JSON.parse('{"Movie": []}')).success).toBe(false);
+    // A bad value under __proto__ is named by its own key.
+    const bad = TextPropertiesSchema.safeParse(JSON.parse('{"__proto__": [], "Movie": ["title"]}'));
+    expect(bad.error?.issues.map((i) => i.path)).toEqual([['__proto__']]);
   });
 });
