@@ -4,7 +4,7 @@
  * `tool_result` event). Node ids are the same numbers as search results' `dbId`.
  */
 import { z } from '@hono/zod-openapi';
-import { NeighborSchema } from './search.js';
+import { NAME_RULE, NeighborSchema } from './search.js';
 
 /** Nodes a `tool_result` graph holds at most. */
 export const RESULT_GRAPH_NODES = 100;
@@ -19,7 +19,7 @@ export const ResultGraphNodeSchema = z
   .object({
     id: nodeId(),
     labels: z.array(z.string()).describe('At most 3 labels'),
-    name: z.string().describe('`displayName`, else `name`, else `title`, else empty; cut to 80 characters'),
+    name: z.string().describe(`${NAME_RULE}; cut to 80 characters`),
   })
   .openapi('ResultGraphNode');
 
@@ -52,7 +52,7 @@ export type ResultGraph = z.infer<typeof ResultGraphSchema>;
 export const NodeDetailsSchema = z
   .object({
     dbId: nodeId(),
-    displayName: z.string().describe('`displayName`, else `name`, else `title`, else empty'),
+    displayName: z.string().describe(NAME_RULE),
     labels: z.array(z.string()),
     properties: z
       .record(z.string(), z.unknown())

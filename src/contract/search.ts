@@ -7,6 +7,12 @@ import { z } from '@hono/zod-openapi';
 /** How candidates are found: embeddings, Lucene full-text (BM25), or both fused; in the order the API documents them. */
 export const RETRIEVAL_MODES = ['vector', 'fulltext', 'hybrid'] as const;
 
+/** How a node's `displayName` is chosen (src/graph/dialect.ts `displayNameOf`), as the API documents it. */
+export const NAME_RULE =
+  "The node's name: its label's name in the index's text plan, else by rule (`displayName`, `name`, the label's own `…Name`, " +
+  'first and last name, `title`, `companyName`, …; never a list, a number or a placeholder such as `NULL`), else its label and ' +
+  'own id (`Order 10248`), else `Label #id`';
+
 /** One of {@link RETRIEVAL_MODES}. */
 export type RetrievalMode = (typeof RETRIEVAL_MODES)[number];
 
@@ -16,7 +22,7 @@ export const NeighborSchema = z
     type: z.string().describe('Relationship type'),
     direction: z.enum(['out', 'in']).describe('`out`: (result)-[type]->(neighbour); `in`: (neighbour)-[type]->(result)'),
     dbId: z.number().int().describe("The neighbour's integer `dbId` property, else its database node id"),
-    displayName: z.string().describe('`displayName`, else `name`, else `title`, else empty; cut to 80 characters'),
+    displayName: z.string().describe(`${NAME_RULE}; cut to 80 characters`),
     labels: z.array(z.string()),
   })
   .openapi('Neighbor');
@@ -31,7 +37,7 @@ export const SourceNodeSchema = z
       .number()
       .int()
       .describe('Node identifier: its integer `dbId` property, else the database node id (in Cypher: `WHERE n.dbId = $id OR id(n) = $id`)'),
-    displayName: z.string().describe('`displayName`, else `name`, else `title`, else empty'),
+    displayName: z.string().describe(NAME_RULE),
     text: z
       .string()
       .describe(

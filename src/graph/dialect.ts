@@ -19,6 +19,8 @@
  * or, if Neo4j reused the deleted node's id, at a new node; the next build removes both kinds.
  */
 
+import { NAME_CHARS, PLACEHOLDERS } from './text-rules.js';
+
 /** Labels starting with this prefix belong to vector indexes, never to the user's graph. */
 export const INDEX_LABEL_PREFIX = '__';
 
@@ -60,16 +62,95 @@ const NOT_INDEX_NODE = notIndexNode('n');
  */
 const dbIdOf = (v: string) => `CASE WHEN ${v}.dbId IS :: INTEGER NOT NULL THEN ${v}.dbId ELSE id(${v}) END`;
 
+/** A string as a Cypher literal. */
+const literal = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+
 /**
- * Cypher: the display name of node `v`, by the rule text discovery uses (src/graph/text-rules.ts):
- * `displayName`, else `name`, else its label's own name key (`productName` on Product), else
- * first and last name, else `title`, else the first other `…Name`/`…Title` string, else ''.
+ * Cypher: the keys of node `v` whose values can be names: strings, not blank, not placeholders
+ * (src/graph/text-rules.ts `nameValue`). Never fails, whatever a value is (a list, a number, a
+ * date, 5 MB of text): string functions run only behind a `CASE` on the type, which Neo4j
+ * evaluates lazily. The naming steps below then only match keys against patterns.
  */
-const displayNameOf = (v: string) => `toString(coalesce(${v}.displayName, ${v}.name,
-  head([l IN labels(${v}) WHERE ${v}[toLower(left(l, 1)) + substring(l, 1) + 'Name'] IS :: STRING | ${v}[toLower(left(l, 1)) + substring(l, 1) + 'Name']]),
-  CASE WHEN ${v}.firstName IS :: STRING AND ${v}.lastName IS :: STRING THEN ${v}.firstName + ' ' + ${v}.lastName END,
-  ${v}.title,
-  head([k IN keys(${v}) WHERE k =~ '.*(Name|Title|_name|_title)' AND ${v}[k] IS :: STRING | ${v}[k]]), ''))`;
+const nameKeysOf = (v: string) =>
+  `[k IN keys(${v}) WHERE CASE WHEN ${v}[k] IS :: STRING NOT NULL THEN NOT toLower(trim(${v}[k])) IN [${['', ...PLACEHOLDERS].map(literal).join(', ')}] ELSE false END]`;
+
+/** Cypher: string `x` cut to {@link NAME_CHARS} characters, the last one a marker when cut. */
+const cutName = (x: string) => `[ct IN [${x}] | CASE WHEN size(ct) > ${NAME_CHARS} THEN left(ct, ${NAME_CHARS - 1}) + '…' ELSE ct END][0]`;
+
+/** Cypher: the alphabetically first key of key list `keys` (null for none), as the rule orders keys within a step. */
+const minKey = (keys: string) => `reduce(mk = null, k2 IN ${keys} | CASE WHEN mk IS NULL OR k2 < mk THEN k2 ELSE mk END)`;
+
+/** Cypher: `[key]`, the alphabetically first name key (of `nk`, {@link nameKeysOf}) that `pred` (over `k`) accepts, or null. */
+const step = (pred: string) => `head([x IN [${minKey(`[k IN nk WHERE ${pred}]`)}] WHERE x IS NOT NULL | [x]])`;
+
+/** Cypher: `s` lower-cased without `_` and `-`, as text-rules.ts compares a label with a key's stem. */
+const stem = (s: string) => `toLower(replace(replace(${s}, '_', ''), '-', ''))`;
+
+/** Regexes of the rule's steps (src/graph/text-rules.ts `nameCandidates`), for Cypher's `=~` (whole-string match). */
+const NAME_RE = {
+  first: '(?i)(first|given)_?name',
+  last: '(?i)(last_?|sur|family_?)name',
+  org: '(?i)(company|organi[sz]ation|org|business|firm|brand|trading|legal)_?name',
+  party: '(?i)(contact|ship|shipping|bill|billing)_?name',
+  job: '(?i)(contact|job|position|role)_?title',
+};
+
+/** Cypher: true when key `k` is the own name of a label of `v` (`productName` on `Product_t1`). */
+const ownNameKey = (v: string) => {
+  const keyStem = stem("left(k, size(k) - CASE WHEN toLower(k) ENDS WITH 'name' THEN 4 ELSE 5 END)");
+  return `CASE WHEN k =~ '(?i).+(name|title)' THEN size(${keyStem}) >= 3 AND any(l IN labels(${v}) WHERE ${stem('l')} STARTS WITH ${keyStem}) ELSE false END`;
+};
+
+/**
+ * Cypher: the keys whose values name node `v` (`nk` bound to {@link nameKeysOf}), or null. First
+ * the plan's name for a label of `v` (`$names`, `{label, keys}` in the plan's order:
+ * src/graph/text-plan.ts `planNames`) when all its keys hold names; then the rule:
+ * `displayName`, `name`, the label's own `…Name`/`…Title`, first and last name; then, unless
+ * the plan found that a label of the node has no name (it does not name Orders by their
+ * `shipName`: that repeats the customer's), `title`, an organisation's name (`companyName`), any
+ * other `…Name`, any other `…Title`, and another party's name (`contactName`). A job title
+ * (`contactTitle`) never names a node. `coalesce` stops at the first step that answers.
+ */
+const nameKeyChoice = (v: string) => `coalesce(
+  head([e IN $names WHERE e.label IN labels(${v}) AND size(e.keys) > 0 AND all(k IN e.keys WHERE k IN nk) | e.keys]),
+  ${step("toLower(k) = 'displayname'")}, ${step("toLower(k) = 'name'")}, ${step(ownNameKey(v))},
+  head([p IN [[${minKey(`[k IN nk WHERE k =~ '${NAME_RE.first}']`)}, ${minKey(`[k IN nk WHERE k =~ '${NAME_RE.last}']`)}]] WHERE p[0] IS NOT NULL AND p[1] IS NOT NULL | p]),
+  CASE WHEN NOT any(e IN $names WHERE e.label IN labels(${v}) AND size(e.keys) = 0) THEN coalesce(
+    ${step("toLower(k) = 'title'")}, ${step(`k =~ '${NAME_RE.org}'`)},
+    ${step(`k =~ '(?i).*name' AND NOT k =~ '${NAME_RE.party}'`)}, ${step(`k =~ '(?i).*title' AND NOT k =~ '${NAME_RE.job}'`)},
+    ${step("k =~ '(?i).*name'")}) END)`;
+
+/** Cypher: the values of keys `ks` on `v`, trimmed, joined by a space and cut; null for null keys. */
+const joinedName = (v: string, ks: string) =>
+  cutName(`reduce(acc = '', k IN ${ks} | acc + CASE WHEN acc = '' THEN '' ELSE ' ' END + trim(${v}[k]))`);
+
+/**
+ * Cypher: the name of node `v` in its chunks' header ({@link nameKeyChoice}), or ''. Only names
+ * count: a list, a number, `NULL` or a blank are passed over, so one odd node is named by the
+ * next step and never fails the query. The JS twin for nodes without a plan is `ruleName` in
+ * src/graph/text-rules.ts (src/graph/result-graph.ts names a query's nodes by it).
+ */
+const nameOf = (v: string) => `[nk IN [${nameKeysOf(v)}] | coalesce(${joinedName(v, nameKeyChoice(v))}, '')][0]`;
+
+/**
+ * Cypher: the label and own identifier of `v` (`Order 10248`: a key of a label's stem plus
+ * `ID`/`Id`/`_id` holding a whole number or a name; `nk` bound to {@link nameKeysOf}), or null.
+ */
+const ownIdOf = (v: string) => {
+  const keyStem = stem('left(k, size(k) - 2)');
+  const own = `CASE WHEN k =~ '.+(id|ID|Id)' AND (k IN nk OR ${v}[k] IS :: INTEGER NOT NULL)
+    THEN size(${keyStem}) >= 3 AND ${stem('l')} STARTS WITH ${keyStem} ELSE false END`;
+  return `head([x IN [l IN labels(${v}) | [l, ${minKey(`[k IN keys(${v}) WHERE ${own}]`)}]] WHERE x[1] IS NOT NULL |
+  x[0] + ' ' + CASE WHEN ${v}[x[1]] IS :: INTEGER NOT NULL THEN toString(${v}[x[1]]) ELSE ${cutName(`trim(${v}[x[1]])`)} END])`;
+};
+
+/**
+ * Cypher: the name node `v` is shown by (search results, `/graph/node`, neighbours): its name
+ * ({@link nameOf}), else its label and own identifier (`Order 10248`), else its first label and
+ * id (`Order #42`). Never empty, never fails.
+ */
+const displayNameOf = (v: string) => `[nk IN [${nameKeysOf(v)}] | coalesce(${joinedName(v, nameKeyChoice(v))}, ${ownIdOf(v)},
+  coalesce(head(labels(${v})), 'Node') + ' #' + toString(${dbIdOf(v)}))][0]`;
 
 /** Cypher: the properties the text plan (`$textKeys`, label → keys) reads for node `v`. */
 const textKeysOf = (v: string) => `reduce(ks = [], l IN labels(${v}) | ks + coalesce($textKeys[l], []))`;
@@ -103,7 +184,8 @@ const textFields = (v: string, cut = false) => {
   const value = (x: string) => (cut ? cutValue(x) : x);
   const size = (x: string) => (cut ? `, ${textSize(x)}` : '');
   const text = cut ? `${cutValue(`${v}[$prop]`)} AS text, ${textSize(`${v}[$prop]`)} AS textSize` : `${v}[$prop] AS text`;
-  return `${text}, ${displayNameOf(v)} AS displayName, labels(${v}) AS labels,
+  // A result shows a name with fallbacks; the chunks' header takes a name only.
+  return `${text}, ${(cut ? displayNameOf : nameOf)(v)} AS displayName, labels(${v}) AS labels,
   [k IN ${textKeysOf(v)} WHERE ${v}[k] IS NOT NULL | [k, ${value(`${v}[k]`)}${size(`${v}[k]`)}]] AS props`;
 };
 
@@ -241,6 +323,11 @@ export const READ_INDEX_META = `
 MATCH (m:${INDEX_LABEL_PREFIX}IndexMeta {index: $index})
 RETURN m.plan AS plan, m.settings AS settings, toString(m.builtAt) AS builtAt`;
 
+/** The text plans of the graph's indexes, the latest build first, at most 20 (the names `/graph/node` shows). */
+export const INDEX_PLANS = `
+MATCH (m:${INDEX_LABEL_PREFIX}IndexMeta) WHERE m.plan IS :: STRING NOT NULL
+RETURN m.plan AS plan ORDER BY m.builtAt DESC LIMIT 20`;
+
 /** Every index of the graph that has a meta node, with its settings (the sync's list of work). */
 export const LIST_INDEX_META = `
 MATCH (m:${INDEX_LABEL_PREFIX}IndexMeta) RETURN m.index AS index, m.settings AS settings ORDER BY m.index`;
@@ -327,12 +414,21 @@ CALL db.index.vector.queryNodes($index, $k, $vector) YIELD node AS c, score
 WITH c.nodeId AS nodeId, max(score) AS score`;
 
 /**
- * `$kf` full-text chunk hits for Lucene query `$q` (BM25), best score per source node; with
+ * The share of the query's words (`$terms`, lower-cased; empty: 1) that chunk `c`'s text holds.
+ * A full-text hit's BM25 score is multiplied by it: BM25 divides by a chunk's length, so a
+ * chunk that is a name alone (`Cholesterol (Metabolite)`, 2 words) matching one word of the
+ * query outscored a pathway's text matching all of them (issue 37; docs/benchmarks.md
+ * "Discovery beside text"). Substring test: a word inside a longer one counts.
+ */
+const TERM_SHARE = `CASE size($terms) WHEN 0 THEN 1.0 ELSE toFloat(size([w IN $terms WHERE toLower(c.chunkText) CONTAINS w])) / size($terms) END`;
+
+/**
+ * `$kf` full-text chunk hits for Lucene query `$q` (BM25, times {@link TERM_SHARE}), best score per source node; with
  * `inIndex`, only the chunks that pass its predicate (tested on the chunk's carried values).
  */
 const fulltextHits = (inIndex?: InIndexFilter) => `
 CALL db.index.fulltext.queryNodes($ftIndex, $q, {limit: $kf}) YIELD node AS c, score${inIndex ? `\nWHERE ${inIndex.where}` : ''}
-WITH c.nodeId AS nodeId, max(score) AS score`;
+WITH c.nodeId AS nodeId, max(score * ${TERM_SHARE}) AS score`;
 
 /**
  * Hybrid search in one round trip: both candidate lists, each node's score in each list

@@ -3,15 +3,20 @@
  * and `__` internals left out, long strings and lists cut with a marker) and a bounded choice
  * of neighbours. One read transaction with a server-side timeout; the Cypher is fixed, the id
  * a bound integer, so nothing a caller sends can write.
+ *
+ * The node and its neighbours are named as search names them: by the text plan of the graph's
+ * indexes (the latest build's plan for each label, read in the same transaction), else by the
+ * rule (src/graph/dialect.ts `displayNameOf`).
  */
-import neo4j, { type Node } from 'neo4j-driver';
+import neo4j, { type ManagedTransaction, type Node } from 'neo4j-driver';
 import type { NodeDetails } from '../contract/graph.js';
 import { DomainError, isDependencyDown } from '../errors.js';
-import { INDEX_LABEL_PREFIX, NODE_BY_DBID } from './dialect.js';
+import { INDEX_LABEL_PREFIX, INDEX_PLANS, NODE_BY_DBID } from './dialect.js';
 import { assertGraph, type GraphStore } from './driver.js';
 import { NEIGHBOR_NAME_CHARS, NEIGHBOR_SCAN, nodeContext, type RawNeighbor } from './neighbors.js';
 import { toPlainJson, vectorLength, type Json } from './plain-json.js';
 import { isTransactionTimeout } from './read-query.js';
+import { planNames, type TextPlan } from './text-plan.js';
 
 /** Neighbours returned at most (round-robin over relationship types and directions). */
 export const NODE_NEIGHBORS = 50;
@@ -35,6 +40,30 @@ export function visibleProperties(properties: Record<string, unknown>): { shown:
 }
 
 /**
+ * The names the graph's index plans give (`$names` of src/graph/dialect.ts `nameOf`): for each
+ * label, the entry of the latest plan that has it. A record that does not parse is passed over.
+ */
+async function indexNames(tx: ManagedTransaction): Promise<ReturnType<typeof planNames>> {
+  const { records } = await tx.run(INDEX_PLANS);
+  const out: ReturnType<typeof planNames> = [];
+  const seen = new Set<string>();
+  for (const r of records) {
+    let plan: TextPlan;
+    try {
+      plan = JSON.parse(r.get('plan') as string) as TextPlan;
+    } catch {
+      continue;
+    }
+    for (const entry of Array.isArray(plan?.labels) ? planNames(plan) : []) {
+      if (seen.has(entry.label)) continue;
+      seen.add(entry.label);
+      out.push(entry);
+    }
+  }
+  return out;
+}
+
+/**
  * Reads the node whose `dbId` (as search results report it) is `id` in graph `database`.
  * @throws DomainError — `not-found` for an unknown graph or node, `unavailable` when the
  * database is down or does not answer within `timeoutMs`.
@@ -53,6 +82,7 @@ export async function readNodeDetails(
         async (tx) => {
           const { records } = await tx.run(NODE_BY_DBID, {
             id: neo4j.int(id),
+            names: await indexNames(tx),
             scan: neo4j.int(NEIGHBOR_SCAN),
             nameChars: neo4j.int(NEIGHBOR_NAME_CHARS),
           });

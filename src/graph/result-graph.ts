@@ -8,6 +8,7 @@ import neo4j, { type Node, type Relationship } from 'neo4j-driver';
 import { RESULT_GRAPH_NODES, RESULT_GRAPH_RELATIONSHIPS, type ResultGraph } from '../contract/graph.js';
 import { isIndexLabel } from './dialect.js';
 import { NEIGHBOR_LABELS, NEIGHBOR_NAME_CHARS } from './neighbors.js';
+import { ruleName } from './text-rules.js';
 
 /** Collects the graph of result values; {@link GraphCollector.graph} reads it out. */
 export interface GraphCollector {
@@ -27,11 +28,17 @@ export function dbIdOfNode(node: Node): number {
   return Number.isInteger(own) ? (own as number) : Number(node.identity);
 }
 
-/** The name shown for `node`, as `displayNameOf` in dialect.ts. */
+/**
+ * The name shown for `node`, as `displayNameOf` in dialect.ts names a node no plan covers (a
+ * query's result carries no plan): the rule's name (src/graph/text-rules.ts `ruleName`: never a
+ * list, a number or a placeholder), else its first label and id. Whole numbers go to the rule as
+ * bigints, as the database's type checks see them: an integer `name` is no name, an integer
+ * `orderID` is an Order's own identifier.
+ */
 function nameOf(node: Node): string {
-  const p = node.properties;
-  const name = p.displayName ?? p.name ?? p.title ?? '';
-  return String(name).slice(0, NEIGHBOR_NAME_CHARS);
+  const props = Object.fromEntries(Object.entries(node.properties).map(([k, v]) => [k, neo4j.isInt(v) ? v.toBigInt() : v]));
+  const name = ruleName(node.labels, props) ?? `${node.labels[0] ?? 'Node'} #${dbIdOfNode(node)}`;
+  return name.slice(0, NEIGHBOR_NAME_CHARS);
 }
 
 /** A collector keeping at most `maxNodes` nodes and `maxRelationships` relationships. */

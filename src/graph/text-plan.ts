@@ -240,6 +240,20 @@ export function planKeys(plan: TextPlan): Record<string, string[]> {
   return Object.fromEntries(read.map((l) => [l.label, [...l.name, ...l.body]]));
 }
 
+/**
+ * The plan's names for the Cypher that names nodes (`$names`, src/graph/dialect.ts `nameOf`), in
+ * the order node-text.ts reads labels: explicit choices first, then the rest as planned. A
+ * sampled label whose plan found no name is listed with no keys: the rule's weaker steps
+ * (`title`, any `…Name`) then do not name its nodes either (an Order's `shipName` repeats its
+ * customer's). Labels read whole (`text`) and choices without a name are left to the rule.
+ */
+export function planNames(plan: TextPlan): { label: string; keys: string[] }[] {
+  const decided = (l: LabelPlan) => l.source === 'discovered' || l.source === 'none' || (l.source === 'explicit' && l.name.length > 0);
+  const explicit = plan.labels.filter((l) => l.source === 'explicit');
+  const rest = plan.labels.filter((l) => l.source !== 'explicit');
+  return [...explicit, ...rest].filter(decided).map((l) => ({ label: l.label, keys: [...l.name] }));
+}
+
 /** A plan on the wire (src/contract/text-plan.ts). */
 export function textPlanBody(plan: TextPlan): TextPlanBody {
   return {

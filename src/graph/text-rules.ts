@@ -5,12 +5,24 @@
  *
  * Names are found by rule, not by a list: `displayName`, `name`, a key that is the label's own
  * name plus `Name`/`Title` (`productName` on Product, `categoryName` on Category), a first and
- * last name pair, `title`, then any other `…Name`/`…Title` key. A name must be short and tell
- * the label's nodes apart (an Order's `shipName` repeats its customer's name on every order:
- * not a name). The body keeps strings that read as text; it leaves out identifiers, codes,
- * dates, numbers and booleans stored as strings, URLs and blobs (hex or base64 pictures, long
- * unbroken tokens), and values that repeat across the label (a category, such as a country on
- * 830 orders), which would make every node of the label look alike to a search.
+ * last name pair, `title`, then an organisation's name (`companyName`), any other `…Name`, any
+ * other `…Title`, and last another party's name (`contactName`, `shipName`). A job title
+ * (`contactTitle`, `jobTitle`) never names a node: a Supplier is "Exotic Liquids", not its
+ * contact's "Purchasing Manager". A name must be short and tell the label's nodes apart (an
+ * Order's `shipName` repeats its customer's name on every order: not a name). The same order,
+ * without the sample's tests, is the rule for a node no plan names ({@link ruleName}; its Cypher
+ * twin is `nameOf` in dialect.ts).
+ *
+ * The body keeps strings that read as text; it leaves out identifiers, codes, dates, numbers
+ * and booleans stored as strings, URLs and blobs (hex or base64 pictures, long unbroken tokens),
+ * phone and fax numbers (by key as well: a shifted CSV row puts a country under `phone`), and
+ * values that repeat across the label (a category, such as a country on 830 orders), which
+ * would make every node of the label look alike to a search.
+ *
+ * Placeholders (`NULL`, `N/A`, `-`, blank: {@link isPlaceholder}) are missing values
+ * everywhere: they are not sampled strings, a property that is mostly placeholders is empty,
+ * and they never name a node or make a line of its text. `none`, `unknown` and `0` are kept:
+ * they are answers as often as they are gaps.
  */
 
 /** Why a property is not part of a label's text. */
@@ -27,6 +39,22 @@ export type SkipReason =
   | 'not a string'
   | 'internal'
   | 'too many';
+
+/**
+ * Values that stand for a missing value in exported data (lower case, trimmed): `NULL` as
+ * Northwind's CSVs and many SQL exports write it, `\N` (MySQL and PostgreSQL dumps), `N/A`, and
+ * dashes. Blank strings are missing too ({@link isPlaceholder}).
+ */
+export const PLACEHOLDERS: readonly string[] = ['null', 'n/a', '\\n', '-', '--', '---'];
+
+/** True for a value that stands for a missing one: blank, or one of {@link PLACEHOLDERS} in any case. */
+export function isPlaceholder(value: string): boolean {
+  const v = value.trim().toLowerCase();
+  return v === '' || PLACEHOLDERS.includes(v);
+}
+
+/** Longest name kept, in characters (a paragraph stored under `name` is cut, with a marker). */
+export const NAME_CHARS = 200;
 
 /** What the sample says about one property of a label. */
 export interface PropertySample {
@@ -85,6 +113,12 @@ const BASE64 = /^[A-Za-z0-9+/]{40,}={0,2}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A word: three letters in a row, in any script. */
 const WORD = /\p{L}{3,}/u;
+/** Keys that name a phone or fax number: `phone`, `homePhone`, `fax`, `faxNumber`, `tel`, `mobile_no`. */
+const PHONE_KEY = /(^|_)(tel|telephone|phone|fax|mobile)(_?(number|no|nr))?$/i;
+/** The same in camel case: `homePhone`, `faxNumber` (case matters: `hotel` is no phone). */
+const PHONE_CAMEL_KEY = /[a-z0-9](Tel|Telephone|Phone|Fax|Mobile)(Number|No|Nr)?$/;
+/** A phone or fax number, with an extension if any: `(171) 555-2222`, `+49 30 1234567 ext. 12`. */
+const PHONE = /^\+?[\d\s().\-/]*\d[\d\s().\-/]{5,}(\s*(ext|x)\.?\s*\d+)?$/i;
 /** Keys that name an identifier or a code: `id`, `customerID`, `product_id`, `isbn`, `sku`, `zipCode`, `apiKey`. */
 const ID_KEY =
   /(^|_)([iI][dD]s?|uuid|guid|key|code|isbn|sku|UUID|GUID|KEY|CODE|ISBN|SKU)$|^(id|uuid|guid)[A-Z_]|[a-z0-9](Id|ID|Ids|IDs|Uuid|UUID|Key|Code)$/;
@@ -109,7 +143,7 @@ function valueKind(v: string): SkipReason | null {
   if (ISO_DATE.test(s) || OTHER_DATE.test(s)) return 'date';
   if (NUMBER.test(s)) return 'number';
   if (BOOLEAN.test(s)) return 'boolean';
-  if (!WORD.test(s)) return 'code';
+  if (!WORD.test(s) || PHONE.test(s)) return 'code';
   return null;
 }
 
@@ -123,20 +157,27 @@ const distinctRatio = (xs: string[]) => new Set(xs.map((x) => x.trim().toLowerCa
 export function skipReason(p: PropertySample, textProperty: string): SkippedProperty | null {
   const skip = (reason: SkipReason, detail: string): SkippedProperty => ({ property: p.key, reason, detail });
   if (p.key.startsWith('__')) return skip('internal', 'internal property (starts with "__")');
-  if (!p.strings.length) {
-    return p.otherType ? skip('not a string', `holds ${p.otherType.replace(/ NOT NULL$/, '')} values`) : skip('empty', 'always empty');
+  const strings = p.strings.filter((v) => !isPlaceholder(v));
+  if (!strings.length) {
+    if (p.otherType)
+      return skip('not a string', `holds ${typeName(p.otherType)} values${NAME_KEY.test(p.key) ? ', not one string: no name' : ''}`);
+    return skip('empty', p.strings.length ? `only placeholders for a missing value (${placeholdersIn(p.strings)})` : 'always empty');
   }
   if (p.key === textProperty) return null;
+  if (strings.length < (1 - MOST) * p.strings.length) {
+    return skip('empty', `mostly placeholders for a missing value (${placeholdersIn(p.strings)})`);
+  }
   if (ID_KEY.test(p.key)) return skip('identifier', 'named as an identifier or code');
   if (URL_KEY.test(p.key)) return skip('url', 'named as a link, address or file path');
+  if (PHONE_KEY.test(p.key) || PHONE_CAMEL_KEY.test(p.key)) return skip('code', 'named as a phone or fax number');
   const kinds = new Map<SkipReason, number>();
   let ids = 0;
-  for (const v of p.strings) {
+  for (const v of strings) {
     const k = valueKind(v);
     if (k) kinds.set(k, (kinds.get(k) ?? 0) + 1);
     if (idLike(v)) ids++;
   }
-  const n = p.strings.length;
+  const n = strings.length;
   for (const [kind, count] of [...kinds].sort((a, b) => b[1] - a[1])) {
     if (count >= MOST * n) return skip(kind, DETAILS[kind]);
   }
@@ -146,6 +187,13 @@ export function skipReason(p: PropertySample, textProperty: string): SkippedProp
   if (ids >= MOST * n) return skip('identifier', 'values look like identifiers');
   return null;
 }
+
+/** A Cypher type as a user reads it: `LIST<STRING NOT NULL>` → `LIST<STRING>`. */
+const typeName = (type: string) => type.replace(/ NOT NULL/g, '');
+
+/** The placeholders among `values`, quoted, at most three: `"NULL", "N/A"`. */
+const placeholdersIn = (values: string[]) =>
+  [...new Set(values.filter(isPlaceholder).map((v) => JSON.stringify(v.trim())))].slice(0, 3).join(', ');
 
 const DETAILS: Record<SkipReason, string> = {
   identifier: 'values look like identifiers',
@@ -162,26 +210,89 @@ const DETAILS: Record<SkipReason, string> = {
   'too many': `more than ${MAX_BODY_PROPERTIES} text properties`,
 };
 
-/** The name candidates of a label's text properties, best first, by the rule in the header. */
-function nameCandidates(label: string, keys: string[]): string[][] {
-  const lower = new Map(keys.map((k) => [k.toLowerCase(), k]));
+/** Keys that may name a node: `…Name`, `…Title` (any case, `_name` too). */
+const NAME_KEY = /(name|title)$/i;
+/** An organisation's own name: `companyName`, `organization_name`, `businessName`. */
+const ORG_NAME = /^(company|organi[sz]ation|org|business|firm|brand|trading|legal)_?name$/i;
+/** Another party's name on a node: its contact's, the ship-to or bill-to name. */
+const PARTY_NAME = /^(contact|ship|shipping|bill|billing)_?name$/i;
+/** A job title, which names a role and never a node: `contactTitle`, `jobTitle`. */
+const JOB_TITLE = /^(contact|job|position|role)_?title$/i;
+/** A first name key, and a last name key, of a first and last name pair. */
+const FIRST_NAME = /^(first|given)_?name$/i;
+const LAST_NAME = /^(last_?|sur|family_?)name$/i;
+
+/** True when `key` (`productName`, `product_title`) is the own name of a node labelled `label` (`Product_t1`). */
+function ownNameKey(label: string, key: string): boolean {
+  const m = /^(.+?)_?(name|title)$/i.exec(key);
+  return !!m && norm(m[1]!).length >= 3 && norm(label).startsWith(norm(m[1]!));
+}
+
+/**
+ * The name candidates among `keys` of a node labelled `labels`, best first, by the rule in the
+ * header; a pair is a first and last name. Within a step, keys go alphabetically.
+ */
+export function nameCandidates(labels: readonly string[], keys: readonly string[]): string[][] {
+  const sorted = [...keys].sort();
+  const lower = new Map(sorted.map((k) => [k.toLowerCase(), k]));
   const out: string[][] = [];
   const add = (...ks: (string | undefined)[]) => {
     if (ks.every((k): k is string => k !== undefined) && !out.some((c) => c.join() === ks.join())) out.push(ks);
   };
   add(lower.get('displayname'));
   add(lower.get('name'));
-  const own = norm(label);
-  for (const k of keys) {
-    const m = /^(.+?)_?(name|title)$/i.exec(k);
-    if (m && own.startsWith(norm(m[1]!)) && norm(m[1]!).length >= 3) add(k);
-  }
-  const first = keys.find((k) => /^first_?name$/i.test(k) || /^given_?name$/i.test(k));
-  const last = keys.find((k) => /^last_?name$/i.test(k) || /^(sur|family_?)name$/i.test(k));
-  add(first, last);
+  for (const k of sorted) if (labels.some((l) => ownNameKey(l, k))) add(k);
+  add(
+    sorted.find((k) => FIRST_NAME.test(k)),
+    sorted.find((k) => LAST_NAME.test(k)),
+  );
   add(lower.get('title'));
-  for (const k of keys) if (/(name|title)$/i.test(k)) add(k);
+  const rest = sorted.filter((k) => NAME_KEY.test(k) && !JOB_TITLE.test(k));
+  for (const k of rest) if (ORG_NAME.test(k)) add(k);
+  for (const k of rest) if (/name$/i.test(k) && !PARTY_NAME.test(k)) add(k);
+  for (const k of rest) if (/title$/i.test(k)) add(k);
+  for (const k of rest) add(k);
   return out;
+}
+
+/** A value that can be a name: a string, not blank, not a placeholder; trimmed and cut to {@link NAME_CHARS}. */
+export function nameValue(value: unknown): string | null {
+  if (typeof value !== 'string' || isPlaceholder(value)) return null;
+  const v = value.trim();
+  return v.length > NAME_CHARS ? `${v.slice(0, NAME_CHARS - 1)}…` : v;
+}
+
+/** Values that all can be names ({@link nameValue}), trimmed and joined by a space, then cut; null when one cannot. */
+export function joinName(values: readonly unknown[]): string | null {
+  if (!values.length || values.some((v) => nameValue(v) === null)) return null;
+  return nameValue(values.map((v) => (v as string).trim()).join(' '));
+}
+
+/** The value of `key` on a node labelled `label` when it is the label's own identifier (`orderID` on Order): a string or an integer. */
+function ownId(label: string, key: string, value: unknown): string | null {
+  const m = /^(.+?)_?(id|ID|Id)$/.exec(key);
+  if (!m || norm(m[1]!).length < 3 || !norm(label).startsWith(norm(m[1]!))) return null;
+  // Whole numbers as the driver's integers (bigints here); a JS number is a float in the database.
+  if (typeof value === 'bigint') return String(value);
+  return nameValue(value);
+}
+
+/**
+ * The name of a node no plan names, by the rule alone: the first candidate ({@link nameCandidates})
+ * among the keys whose values can be names, joined by a space; else its label's own identifier
+ * (`Order 10248`); else null. `props` holds plain values, the database's integers as bigints.
+ */
+export function ruleName(labels: readonly string[], props: Readonly<Record<string, unknown>>): string | null {
+  const named = Object.keys(props).filter((k) => nameValue(props[k]) !== null);
+  const [keys] = nameCandidates(labels, named);
+  if (keys) return joinName(keys.map((k) => props[k]));
+  for (const label of labels) {
+    for (const key of Object.keys(props).sort()) {
+      const id = ownId(label, key, props[key]);
+      if (id !== null) return `${label} ${id}`;
+    }
+  }
+  return null;
 }
 
 /**
@@ -196,7 +307,8 @@ export function chooseLabelText(label: string, sampled: number, properties: Prop
   for (const p of properties) {
     const why = skipReason(p, textProperty);
     if (why) skipped.push(why);
-    else texty.set(p.key, p);
+    // Placeholders are no values: a name's coverage and a body's repeats are counted without them.
+    else texty.set(p.key, { ...p, strings: p.strings.filter((v) => !isPlaceholder(v)) });
   }
   const fits = (keys: string[]) => {
     const ps = keys.map((k) => texty.get(k)!);
@@ -205,7 +317,18 @@ export function chooseLabelText(label: string, sampled: number, properties: Prop
     const distinct = values.length < MIN_FOR_RATIOS || distinctRatio(values) >= NAME_DISTINCT;
     return coverage >= NAME_COVERAGE && distinct && mean(values.map((v) => v.length)) <= NAME_MAX_CHARS;
   };
-  const name = nameCandidates(label, [...texty.keys()]).find(fits) ?? [];
+  const name = nameCandidates([label], [...texty.keys()]).find(fits) ?? [];
+  // A name key that some nodes hold as a list (or a number): those nodes are named by the next rule.
+  for (const key of name) {
+    const type = texty.get(key)!.otherType;
+    if (type) {
+      skipped.push({
+        property: key,
+        reason: 'not a string',
+        detail: `names the nodes where it is a string; where it holds ${typeName(type)} values, the next rule names the node`,
+      });
+    }
+  }
   const rest = [...texty.values()].filter((p) => !name.includes(p.key));
   const body: PropertySample[] = [];
   for (const p of rest) {
@@ -230,7 +353,7 @@ export function chooseLabelText(label: string, sampled: number, properties: Prop
 export function splitExplicit(label: string, properties: readonly string[]): { name: string[]; body: string[] } {
   const [first, second] = properties;
   if (first === undefined) return { name: [], body: [] };
-  const candidates = nameCandidates(label, [...properties]);
+  const candidates = nameCandidates([label], properties);
   const pair = second !== undefined ? candidates.find((c) => c.length === 2 && c[0] === first && c[1] === second) : undefined;
   if (pair) return { name: pair, body: properties.slice(2) };
   if (candidates.some((c) => c.length === 1 && c[0] === first)) return { name: [first], body: properties.slice(1) };

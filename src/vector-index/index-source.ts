@@ -16,7 +16,7 @@
  */
 import neo4j, { type Driver, type Record as Neo4jRecord } from 'neo4j-driver';
 import { TEXT_NODE_IDS, TEXT_NODES, TEXT_NODES_BY_ID, isIndexLabel } from '../graph/dialect.js';
-import { planKeys, type TextPlan } from '../graph/text-plan.js';
+import { planKeys, planNames, type TextPlan } from '../graph/text-plan.js';
 import { cutText } from '../lib/text.js';
 import type { ChunkRef } from './csv-cache.js';
 import { composeNodeText, type NodeFields, type TextFormat } from './node-text.js';
@@ -74,7 +74,7 @@ const FETCH_SIZE = 500;
 
 /** The parameters of the queries that read nodes' text under `plan` (src/graph/dialect.ts `hasText`). */
 export function textParams(plan: TextPlan): Record<string, unknown> {
-  return { prop: plan.textProperty, textKeys: planKeys(plan), only: plan.only };
+  return { prop: plan.textProperty, textKeys: planKeys(plan), only: plan.only, names: planNames(plan) };
 }
 
 /** A database row's text fields, as {@link composeNodeText} reads them. */

@@ -7,6 +7,7 @@
  * `TEXT_PROPERTY` when it has one (the seed's behaviour, unchanged); else its discovered labels.
  */
 import type { TextPlan } from '../graph/text-plan.js';
+import { isPlaceholder, joinName, nameValue } from '../graph/text-rules.js';
 
 /**
  * How property values are written into the body: `values`, one value per line; `keyed`, one
@@ -42,10 +43,18 @@ export function keyAsWords(key: string): string {
     .trim();
 }
 
-/** A value as text: strings trimmed, lists of strings joined; anything else is not text. */
+/**
+ * A value as text: strings trimmed, lists of strings joined; anything else is not text, and
+ * neither is a placeholder for a missing value (`NULL`, `N/A`, `-`: a list drops those items).
+ */
 const asText = (v: unknown): string => {
-  if (typeof v === 'string') return v.trim();
-  if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return v.join(', ').trim();
+  if (typeof v === 'string') return isPlaceholder(v) ? '' : v.trim();
+  if (Array.isArray(v) && v.every((x) => typeof x === 'string')) {
+    return v
+      .filter((x) => !isPlaceholder(x))
+      .map((x) => x.trim())
+      .join(', ');
+  }
   return '';
 };
 
@@ -59,19 +68,23 @@ export function composeNodeText(plan: TextPlan, node: NodeFields, format: TextFo
   if (!explicit.length && typeof node.text === 'string') return { name: node.displayName, body: node.text };
   const use = explicit.length ? explicit : entries.filter((l) => l.source === 'discovered');
   if (!use.length) return null;
+  const raw = new Map(node.props.map(([k, v]) => [k, v]));
   const values = new Map(node.props.map(([k, v]) => [k, asText(v)]));
+  // The plan's name when its values are names (strings, not placeholders); else the rule's
+  // (the database's `nameOf`, which passes over what cannot be a name), so one odd node is
+  // named all the same.
   let name = '';
   for (const l of use) {
-    const parts = l.name.map((k) => values.get(k) ?? '');
-    if (parts.length && parts.every(Boolean)) {
-      name = parts.join(' ');
-      break;
-    }
+    name = joinName(l.name.map((k) => raw.get(k))) ?? '';
+    if (name) break;
   }
+  if (!name) name = nameValue(node.displayName) ?? '';
   const lines: string[] = [];
   const seen = new Set<string>([name]);
+  // A name key holding a list of strings names nothing, but its values are still text.
+  const nameLists = use.flatMap((l) => l.name.filter((k) => Array.isArray(raw.get(k))));
   for (const l of use) {
-    for (const k of l.body) {
+    for (const k of [...(l === use[0] ? nameLists : []), ...l.body]) {
       const v = values.get(k);
       if (!v || seen.has(v)) continue;
       seen.add(v);

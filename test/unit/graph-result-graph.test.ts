@@ -33,6 +33,16 @@ describe('createGraphCollector', () => {
     expect(c.graph()).toEqual({ nodes: [{ id: 4, labels: ['City'], name: 'x'.repeat(80) }], relationships: [] });
   });
 
+  it('names nodes by the rule search uses: never a list, a placeholder or a job title; else the own id, else label and id', () => {
+    const c = createGraphCollector();
+    c.add([
+      node(1, ['Supplier'], { name: ['a', 'b'], contactTitle: 'Purchasing Manager', contactName: 'Ann Lee', companyName: 'Acme' }),
+      node(2, ['Order'], { orderID: neo4j.int(10248), shipName: 'NULL' }),
+      node(3, ['Thing'], { name: 'NULL', born: neo4j.int(1964) }),
+    ]);
+    expect(c.graph()!.nodes.map((n) => n.name)).toEqual(['Acme', 'Order 10248', 'Thing #3']);
+  });
+
   it('keeps at most the given number of nodes and relationships and says so', () => {
     const c = createGraphCollector(3, 1);
     c.add(Array.from({ length: 5 }, (_, i) => node(i, ['N'])));

@@ -1,6 +1,10 @@
-/** A node's composed text: which plan entry wins, the name, the body in each format, repeated values dropped, and no text at all. */
+/**
+ * A node's composed text: which plan entry wins, the name (the rule's when the plan's cannot be
+ * read), the body in each format, placeholders and repeated values dropped, and no text at all.
+ */
 import { describe, expect, it } from 'vitest';
 import type { LabelPlan, TextPlan } from '../../src/graph/text-plan.js';
+import { NAME_CHARS } from '../../src/graph/text-rules.js';
 import { composeNodeText, DEFAULT_TEXT_FORMAT, keyAsWords, type NodeFields, resultText } from '../../src/vector-index/node-text.js';
 
 const label = (l: Partial<LabelPlan> & Pick<LabelPlan, 'label' | 'source'>): LabelPlan => ({
@@ -11,7 +15,8 @@ const label = (l: Partial<LabelPlan> & Pick<LabelPlan, 'label' | 'source'>): Lab
   ...l,
 });
 const plan = (...labels: LabelPlan[]): TextPlan => ({ textProperty: 'text', only: null, labels });
-const node = (labels: string[], props: Record<string, unknown>, text: unknown = null, displayName = 'shown'): NodeFields => ({
+/** `displayName` stands for the database's rule name (src/graph/dialect.ts `nameOf`): '' when the rule finds none. */
+const node = (labels: string[], props: Record<string, unknown>, text: unknown = null, displayName = ''): NodeFields => ({
   labels,
   text,
   displayName,
@@ -100,6 +105,41 @@ describe('composeNodeText', () => {
     expect(composeNodeText(plan(order), node(['Order'], { orderID: '10248' }))).toBeNull();
     expect(composeNodeText(plan(doc), node(['Doc'], {}))).toBeNull();
     expect(composeNodeText(plan(movie), node(['Movie'], { title: '', tagline: ' ', released: 1995 }))).toBeNull();
+  });
+});
+
+describe('composeNodeText with values that are no text', () => {
+  const supplier = label({ label: 'Supplier', source: 'discovered', name: ['companyName'], body: ['address', 'region', 'fax', 'tags'] });
+
+  it('a placeholder (NULL, N/A, -, blank) makes no line, in either format, and no item of a list', () => {
+    const props = { companyName: 'Exotic Liquids', address: '49 Gilbert St.', region: 'NULL', fax: ' n/a ', tags: ['NULL', 'tea', '-'] };
+    expect(composeNodeText(plan(supplier), node(['Supplier'], props))).toEqual({ name: 'Exotic Liquids', body: '49 Gilbert St.\ntea' });
+    expect(composeNodeText(plan(supplier), node(['Supplier'], props), 'keyed')?.body).toBe('address: 49 Gilbert St.\ntags: tea');
+    expect(composeNodeText(plan(supplier), node(['Supplier'], { companyName: 'NULL', region: 'NULL', fax: '-' }))).toBeNull();
+  });
+
+  it("a plan name that is a placeholder, a number or a list gives way to the rule's name; a list's values stay text", () => {
+    const props = { address: '49 Gilbert St.' };
+    expect(composeNodeText(plan(supplier), node(['Supplier'], { ...props, companyName: 'NULL' }, null, 'Charlotte Cooper'))).toEqual({
+      name: 'Charlotte Cooper',
+      body: '49 Gilbert St.',
+    });
+    expect(composeNodeText(plan(supplier), node(['Supplier'], { ...props, companyName: 42 }))).toEqual({
+      name: '',
+      body: '49 Gilbert St.',
+    });
+    expect(
+      composeNodeText(plan(supplier), node(['Supplier'], { ...props, companyName: ['Exotic', 'Liquids'] }, null, 'Supplier 1')),
+    ).toEqual({
+      name: 'Supplier 1',
+      body: 'Exotic, Liquids\n49 Gilbert St.',
+    });
+  });
+
+  it('a name is cut to NAME_CHARS with a marker, however long the value', () => {
+    const text = composeNodeText(plan(supplier), node(['Supplier'], { companyName: 'x'.repeat(1_000_000) }))!;
+    expect(text.name).toHaveLength(NAME_CHARS);
+    expect(text.name.endsWith('…')).toBe(true);
   });
 });
 

@@ -1,6 +1,20 @@
-/** The rules that find a label's text in a sample: every skip reason, the order names are chosen in, and an explicit choice split into name and body. */
+/**
+ * The rules that find a label's text in a sample: every skip reason, placeholders as missing
+ * values, the order names are chosen in (a label's own name before a contact's or a job title),
+ * an explicit choice split into name and body, and the rule that names a node no plan covers.
+ */
 import { describe, expect, it } from 'vitest';
-import { chooseLabelText, type PropertySample, skipReason, splitExplicit } from '../../src/graph/text-rules.js';
+import {
+  chooseLabelText,
+  isPlaceholder,
+  NAME_CHARS,
+  nameCandidates,
+  nameValue,
+  type PropertySample,
+  ruleName,
+  skipReason,
+  splitExplicit,
+} from '../../src/graph/text-rules.js';
 
 /** A sampled property holding `strings` (present on as many nodes as it has values). */
 const p = (key: string, strings: string[], otherType?: string): PropertySample => ({ key, strings, present: strings.length, otherType });
@@ -35,12 +49,42 @@ describe('skipReason', () => {
     expect(skip(p('valid', ['Checked by the night shift', 'Never checked']))).toBeNull();
   });
 
-  it('code: figures and punctuation without a word (phone numbers, postal codes)', () => {
-    expect(skip(p('phone', ['(171) 555-7788', '030-0074321', '(5) 555-4729']))).toEqual({
-      property: 'phone',
-      reason: 'code',
-      detail: 'codes or figures, no words (phone numbers, postal codes)',
+  it('code: figures and punctuation without a word (phone numbers, postal codes), a phone number with an extension', () => {
+    const byValue = { reason: 'code', detail: 'codes or figures, no words (phone numbers, postal codes)' };
+    expect(skip(p('contact', ['(171) 555-7788', '030-0074321', '(5) 555-4729']))).toEqual({ property: 'contact', ...byValue });
+    expect(skip(p('contact', ['(503) 555-9931 ext. 23', '+49 30 1234567 x12', '(1) 03.83.00.68']))).toEqual({
+      property: 'contact',
+      ...byValue,
     });
+  });
+
+  it('code: phone and fax numbers by key, whatever the values (a shifted CSV row puts a country under phone)', () => {
+    const byKey = { reason: 'code', detail: 'named as a phone or fax number' };
+    for (const key of ['phone', 'fax', 'homePhone', 'faxNumber', 'tel', 'telephone', 'mobile_no', 'HOME_PHONE', 'phoneNumber']) {
+      expect(skip(p(key, ['Australia', 'United Kingdom', '(171) 555-2222']))).toEqual({ property: key, ...byKey });
+    }
+    // A word that ends in a phone word is not one.
+    for (const key of ['hotel', 'motel', 'xylophone', 'headphone'])
+      expect(skip(p(key, ['Grand Budapest', 'Overlook', 'Bates']))).toBeNull();
+  });
+
+  it('placeholders are missing values: only or mostly placeholders is empty, and the rest is judged without them', () => {
+    expect(skip(p('region', ['NULL', 'null', 'N/A']))).toEqual({
+      property: 'region',
+      reason: 'empty',
+      detail: 'only placeholders for a missing value ("NULL", "null", "N/A")',
+    });
+    const mostly = [...Array<string>(9).fill('NULL'), 'Western Australia'];
+    expect(skip(p('region', mostly))).toEqual({
+      property: 'region',
+      reason: 'empty',
+      detail: 'mostly placeholders for a missing value ("NULL")',
+    });
+    // 22 of 91 customers' fax is NULL: the rest are numbers, so the property is a code, not text.
+    const fax = [...Array<string>(22).fill('NULL'), ...Array.from({ length: 69 }, (_, i) => `(5) 555-${String(1000 + i)}`)];
+    expect(skip(p('contact', fax))?.reason).toBe('code');
+    // Two of three real values are enough for text.
+    expect(skip(p('region', ['NULL', 'Western Australia', 'Lower Saxony']))).toBeNull();
   });
 
   it('date, number and boolean stored as strings', () => {
@@ -100,7 +144,13 @@ describe('skipReason', () => {
     expect(skip(p('roles', [], 'LIST<STRING NOT NULL>'))).toEqual({
       property: 'roles',
       reason: 'not a string',
-      detail: 'holds LIST<STRING NOT NULL> values',
+      detail: 'holds LIST<STRING> values',
+    });
+    // In a name's place, the plan says why it names nothing.
+    expect(skip(p('name', [], 'LIST<STRING NOT NULL>'))).toEqual({
+      property: 'name',
+      reason: 'not a string',
+      detail: 'holds LIST<STRING> values, not one string: no name',
     });
     expect(skip(p('__x', ['Plain readable words']))).toEqual({
       property: '__x',
@@ -134,6 +184,38 @@ describe('chooseLabelText', () => {
     expect(nameOf('Employee', ['title', 'contactName'])).toEqual(['title']);
     expect(nameOf('Supplier', ['companyName', 'address'])).toEqual(['companyName']);
     expect(nameOf('Supplier', ['address', 'city'])).toEqual([]);
+  });
+
+  it("takes a label's own name before a contact's name, and never a job title, whatever the keys' order", () => {
+    for (const keys of [
+      ['contactName', 'contactTitle', 'companyName'],
+      ['contactTitle', 'companyName', 'contactName'],
+      ['companyName', 'contactName', 'contactTitle'],
+    ]) {
+      expect(nameOf('Supplier', keys)).toEqual(['companyName']);
+      expect(nameOf('Customer', keys)).toEqual(['companyName']);
+    }
+    expect(nameOf('Supplier', ['contactTitle', 'contactName'])).toEqual(['contactName']);
+    expect(nameOf('Supplier', ['contactTitle', 'jobTitle'])).toEqual([]);
+    expect(nameOf('Order', ['shipName', 'albumTitle'])).toEqual(['albumTitle']);
+    expect(nameOf('Employee', ['title', 'firstName', 'lastName', 'titleOfCourtesy'])).toEqual(['firstName', 'lastName']);
+  });
+
+  it('leaves placeholders out of a name: a name mostly NULL covers too few nodes', () => {
+    const names = ['Exotic Liquids', 'NULL', 'NULL', 'NULL'];
+    expect(choose('Supplier', [p('companyName', names), p('contactName', words('Contact', 4))], 4).name).toEqual(['contactName']);
+  });
+
+  it('lists a name key that some nodes hold as a list, and names those nodes by the next rule', () => {
+    const text = choose('Gizmo', [p('name', words('Gizmo', 9), 'LIST<STRING NOT NULL>'), p('description', words('Long', 9))], 10);
+    expect(text.name).toEqual(['name']);
+    expect(text.skipped).toEqual([
+      {
+        property: 'name',
+        reason: 'not a string',
+        detail: 'names the nodes where it is a string; where it holds LIST<STRING> values, the next rule names the node',
+      },
+    ]);
   });
 
   it('puts the other text properties in the body, longest first (ties by key), and lists skips by property', () => {
@@ -201,5 +283,70 @@ describe('splitExplicit', () => {
     expect(splitExplicit('Movie', ['tagline', 'title'])).toEqual({ name: [], body: ['tagline', 'title'] });
     expect(splitExplicit('Order', ['shipAddress'])).toEqual({ name: [], body: ['shipAddress'] });
     expect(splitExplicit('Movie', [])).toEqual({ name: [], body: [] });
+  });
+});
+
+describe('nameCandidates', () => {
+  it('orders the steps: displayName, name, own, first + last, title, organisation, other …Name, other …Title, a party', () => {
+    const keys = [
+      'shipName',
+      'albumTitle',
+      'companyName',
+      'title',
+      'lastName',
+      'firstName',
+      'gizmoName',
+      'name',
+      'displayName',
+      'contactTitle',
+    ];
+    expect(nameCandidates(['Gizmo'], keys)).toEqual([
+      ['displayName'],
+      ['name'],
+      ['gizmoName'],
+      ['firstName', 'lastName'],
+      ['title'],
+      ['companyName'],
+      ['firstName'],
+      ['lastName'],
+      ['albumTitle'],
+      ['shipName'],
+    ]);
+  });
+});
+
+describe('placeholders and name values', () => {
+  it('NULL, N/A, \\N, dashes and blanks are placeholders; none, 0 and unknown are values', () => {
+    for (const v of ['NULL', 'null', ' Null ', 'N/A', 'n/a', '\\N', '-', '--', '', '   ']) expect(isPlaceholder(v)).toBe(true);
+    for (const v of ['none', 'None', '0', 'unknown', 'NA', 'Nullarbor']) expect(isPlaceholder(v)).toBe(false);
+  });
+
+  it('a name is a string, not a placeholder, trimmed and cut with a marker', () => {
+    expect(nameValue('  Exotic Liquids ')).toBe('Exotic Liquids');
+    for (const v of ['NULL', '', ['gizmo', 'three'], 42, null, undefined, { a: 1 }]) expect(nameValue(v)).toBeNull();
+    const long = nameValue('x'.repeat(5_000_000))!;
+    expect(long).toHaveLength(NAME_CHARS);
+    expect(long.endsWith('…')).toBe(true);
+  });
+});
+
+describe('ruleName', () => {
+  it('names by the rule, passing over lists, numbers and placeholders', () => {
+    expect(
+      ruleName(['Supplier'], { companyName: 'Exotic Liquids', contactName: 'Charlotte Cooper', contactTitle: 'Purchasing Manager' }),
+    ).toBe('Exotic Liquids');
+    expect(ruleName(['Thing'], { name: ['gizmo', 'three'], title: 'Gizmo Three' })).toBe('Gizmo Three');
+    expect(ruleName(['Thing'], { displayName: 7, name: 'NULL', title: 'Real' })).toBe('Real');
+    expect(ruleName(['Employee'], { firstName: 'Nancy', lastName: 'Davolio', title: 'Sales Representative' })).toBe('Nancy Davolio');
+    expect(ruleName(['Employee'], { firstName: 'Nancy', lastName: ['Davolio'], title: 'Sales Representative' })).toBe(
+      'Sales Representative',
+    );
+  });
+
+  it("falls back to the label's own identifier, else nothing", () => {
+    expect(ruleName(['Order'], { orderID: '10248', customerID: 'VINET', freight: '32.38' })).toBe('Order 10248');
+    expect(ruleName(['Order_x1'], { orderId: 10248n })).toBe('Order_x1 10248');
+    expect(ruleName(['Order'], { orderID: ['a'], customerID: 'VINET' })).toBeNull();
+    expect(ruleName(['Thing'], { contactTitle: 'Boss', born: 1964 })).toBeNull();
   });
 });
