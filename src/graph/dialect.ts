@@ -19,7 +19,7 @@
  * or, if Neo4j reused the deleted node's id, at a new node; the next build removes both kinds.
  */
 
-import { NAME_CHARS, PLACEHOLDERS } from './text-rules.js';
+import { NAME_CHARS, NAME_LEAD_CHARS, PLACEHOLDERS } from './text-rules.js';
 
 /** Labels starting with this prefix belong to vector indexes, never to the user's graph. */
 export const INDEX_LABEL_PREFIX = '__';
@@ -69,10 +69,15 @@ const literal = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")
  * Cypher: the keys of node `v` whose values can be names: strings, not blank, not placeholders
  * (src/graph/text-rules.ts `nameValue`). Never fails, whatever a value is (a list, a number, a
  * date, 5 MB of text): string functions run only behind a `CASE` on the type, which Neo4j
- * evaluates lazily. The naming steps below then only match keys against patterns.
+ * evaluates lazily, and a long string is only looked at up to {@link NAME_LEAD_CHARS}
+ * characters (it is no placeholder). The naming steps below then only match keys against patterns.
  */
-const nameKeysOf = (v: string) =>
-  `[k IN keys(${v}) WHERE CASE WHEN ${v}[k] IS :: STRING NOT NULL THEN NOT toLower(trim(${v}[k])) IN [${['', ...PLACEHOLDERS].map(literal).join(', ')}] ELSE false END]`;
+const nameKeysOf = (v: string) => `[k IN keys(${v}) WHERE CASE WHEN ${v}[k] IS :: STRING NOT NULL THEN
+  CASE WHEN size(${v}[k]) <= ${NAME_LEAD_CHARS} THEN NOT toLower(trim(${v}[k])) IN [${['', ...PLACEHOLDERS].map(literal).join(', ')}]
+  ELSE trim(left(${v}[k], ${NAME_LEAD_CHARS})) <> '' END ELSE false END]`;
+
+/** Cypher: string `x` trimmed, read no further than a name can reach (a 5 MB value is not copied whole). */
+const trimmedName = (x: string) => `trim(left(${x}, ${NAME_CHARS + NAME_LEAD_CHARS}))`;
 
 /** Cypher: string `x` cut to {@link NAME_CHARS} characters, the last one a marker when cut. */
 const cutName = (x: string) => `[ct IN [${x}] | CASE WHEN size(ct) > ${NAME_CHARS} THEN left(ct, ${NAME_CHARS - 1}) + '…' ELSE ct END][0]`;
@@ -122,7 +127,7 @@ const nameKeyChoice = (v: string) => `coalesce(
 
 /** Cypher: the values of keys `ks` on `v`, trimmed, joined by a space and cut; null for null keys. */
 const joinedName = (v: string, ks: string) =>
-  cutName(`reduce(acc = '', k IN ${ks} | acc + CASE WHEN acc = '' THEN '' ELSE ' ' END + trim(${v}[k]))`);
+  cutName(`reduce(acc = '', k IN ${ks} | acc + CASE WHEN acc = '' THEN '' ELSE ' ' END + ${trimmedName(`${v}[k]`)})`);
 
 /**
  * Cypher: the name of node `v` in its chunks' header ({@link nameKeyChoice}), or ''. Only names
@@ -141,7 +146,7 @@ const ownIdOf = (v: string) => {
   const own = `CASE WHEN k =~ '.+(id|ID|Id)' AND (k IN nk OR ${v}[k] IS :: INTEGER NOT NULL)
     THEN size(${keyStem}) >= 3 AND ${stem('l')} STARTS WITH ${keyStem} ELSE false END`;
   return `head([x IN [l IN labels(${v}) | [l, ${minKey(`[k IN keys(${v}) WHERE ${own}]`)}]] WHERE x[1] IS NOT NULL |
-  x[0] + ' ' + CASE WHEN ${v}[x[1]] IS :: INTEGER NOT NULL THEN toString(${v}[x[1]]) ELSE ${cutName(`trim(${v}[x[1]])`)} END])`;
+  x[0] + ' ' + CASE WHEN ${v}[x[1]] IS :: INTEGER NOT NULL THEN toString(${v}[x[1]]) ELSE ${cutName(trimmedName(`${v}[x[1]]`))} END])`;
 };
 
 /**

@@ -56,6 +56,13 @@ export function isPlaceholder(value: string): boolean {
 /** Longest name kept, in characters (a paragraph stored under `name` is cut, with a marker). */
 export const NAME_CHARS = 200;
 
+/**
+ * Characters of a long string read to tell whether it can be a name: longer than this it is no
+ * placeholder, and it names nothing only when this many leading characters are all blank.
+ * Keeps a 5 MB value from being copied whole to name its node.
+ */
+export const NAME_LEAD_CHARS = 64;
+
 /** What the sample says about one property of a label. */
 export interface PropertySample {
   key: string;
@@ -121,7 +128,7 @@ const PHONE_CAMEL_KEY = /[a-z0-9](Tel|Telephone|Phone|Fax|Mobile)(Number|No|Nr)?
 const PHONE = /^\+?[\d\s().\-/]*\d[\d\s().\-/]{5,}(\s*(ext|x)\.?\s*\d+)?$/i;
 /** Keys that name an identifier or a code: `id`, `customerID`, `product_id`, `isbn`, `sku`, `zipCode`, `apiKey`. */
 const ID_KEY =
-  /(^|_)([iI][dD]s?|uuid|guid|key|code|isbn|sku|UUID|GUID|KEY|CODE|ISBN|SKU)$|^(id|uuid|guid)[A-Z_]|[a-z0-9](Id|ID|Ids|IDs|Uuid|UUID|Key|Code)$/;
+  /(^|_)([iI][dD]s?|uuid|guid|key|code|isbn|sku|identifiers?|UUID|GUID|KEY|CODE|ISBN|SKU|IDENTIFIERS?)$|^(id|uuid|guid)[A-Z_]|[a-z0-9](Id|ID|Ids|IDs|Uuid|UUID|Key|Code|Identifiers?)$/;
 
 /** Lower case, letters and digits only (`Product_t1` → `productt1`). */
 const norm = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
@@ -257,8 +264,10 @@ export function nameCandidates(labels: readonly string[], keys: readonly string[
 
 /** A value that can be a name: a string, not blank, not a placeholder; trimmed and cut to {@link NAME_CHARS}. */
 export function nameValue(value: unknown): string | null {
-  if (typeof value !== 'string' || isPlaceholder(value)) return null;
-  const v = value.trim();
+  if (typeof value !== 'string') return null;
+  // As the database reads it (dialect.ts `nameKeysOf`): a long value starting with this much blank names nothing.
+  if (value.length > NAME_LEAD_CHARS ? !value.slice(0, NAME_LEAD_CHARS).trim() : isPlaceholder(value)) return null;
+  const v = value.slice(0, NAME_CHARS + NAME_LEAD_CHARS).trim();
   return v.length > NAME_CHARS ? `${v.slice(0, NAME_CHARS - 1)}…` : v;
 }
 

@@ -234,6 +234,8 @@ describe('a node whose name cannot be read', () => {
       [{ albumTitle: 'Blue', contactName: 'Ann Lee', contactTitle: 'Boss' }, 'Blue'],
       [{ contactTitle: 'Boss', born: 1964, tags: ['a'] }, null],
       [{ name: 'y'.repeat(300) }, `${'y'.repeat(NAME_CHARS - 1)}…`],
+      [{ name: `   ${'z'.repeat(5_000_000)}` }, `${'z'.repeat(NAME_CHARS - 1)}…`],
+      [{ name: `${' '.repeat(70)}late`, title: 'Titled' }, 'Titled'],
     ];
     for (const [props, expected] of cases) {
       const stored = Object.fromEntries(Object.entries(props).map(([k, v]) => [k, typeof v === 'bigint' ? neo4j.int(v) : v]));

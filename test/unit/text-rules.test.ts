@@ -30,7 +30,8 @@ describe('skipReason', () => {
 
   it('identifier: by key (id, …ID, _id, isbn, …Code, …Key) and by value (capitals only, letters mixed with digits, UUIDs)', () => {
     const byKey = { reason: 'identifier', detail: 'named as an identifier or code' };
-    for (const key of ['id', 'customerID', 'productId', 'product_id', 'isbn', 'zipCode', 'apiKey', 'idCard', 'uuid']) {
+    // `identifier` (WikiPathways' `ncbigene:842`, and on a label of one node, where no value rule can tell, a plain word).
+    for (const key of ['id', 'customerID', 'productId', 'product_id', 'isbn', 'zipCode', 'apiKey', 'idCard', 'uuid', 'identifier', 'geneIdentifier']) {
       expect(skip(p(key, ['Alfreds Futterkiste', 'Ana Trujillo']))).toEqual({ property: key, ...byKey });
     }
     const byValue = { reason: 'identifier', detail: 'values look like identifiers' };
@@ -324,6 +325,9 @@ describe('placeholders and name values', () => {
   it('a name is a string, not a placeholder, trimmed and cut with a marker', () => {
     expect(nameValue('  Exotic Liquids ')).toBe('Exotic Liquids');
     for (const v of ['NULL', '', ['gizmo', 'three'], 42, null, undefined, { a: 1 }]) expect(nameValue(v)).toBeNull();
+    // A long value is read from its start: blank there, it names nothing.
+    expect(nameValue(`${' '.repeat(70)}late`)).toBeNull();
+    expect(nameValue(`${' '.repeat(10)}Exotic Liquids${' '.repeat(100)}`)).toBe('Exotic Liquids');
     const long = nameValue('x'.repeat(5_000_000))!;
     expect(long).toHaveLength(NAME_CHARS);
     expect(long.endsWith('…')).toBe(true);
