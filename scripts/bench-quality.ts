@@ -27,16 +27,28 @@
  * judged by the relevant pathways of that species: what a user who says "in mouse" wants.
  * Printed per species share, as the filter is the more selective the rarer the species.
  *
+ * Discovery (`--discover off|on|both`, default both; issue 37): `off` indexes the subset's
+ * `wp_quality_text` alone (INDEX_DISCOVER=false, as before discovery existed); `on` is the
+ * service's default, every WikiPathways label discovered beside it (the Metabolites' names, the
+ * species, …; restricted to the loader's labels so that other work in the shared database stays
+ * out), in an index of its own. Same queries, same relevance; `both` prints them side by side
+ * with the chunks per label and the queries that lose or gain rank 1 (scripts/lib/quality-discovery.ts).
+ * `--labels A,B` narrows the `on` index to some labels (to measure one label's effect apart).
+ *
+ * Every text embedded (chunks and queries) is kept in test-output/bench-data/quality-vectors
+ * (scripts/lib/quality-vectors.ts), so an index of other labels or rules re-embeds only new texts.
+ *
  * Needs the minilm server (LOCAL_LLM_BASE_URL, default http://127.0.0.1:18437/v1), Neo4j and
  * Redis. Options: --pathways <n> (400), --alpha 0.2,0.3 (hybrid variants by vector weight; default HYBRID_ALPHA),
- * --analyzer <name> (FULLTEXT_ANALYZER), --latency <n> (queries per mode timed, default 200).
+ * --analyzer <name> (FULLTEXT_ANALYZER), --latency <n> (queries per mode timed, default 200),
+ * --flips <n> (queries listed per set that lose or gain rank 1, default 8), --bm25-alone (full-text
+ * and hybrid also without weighing hits by the share of the query's words, as before issue 37).
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createEmbeddersFromConfig } from '../src/embeddings/embedders.js';
 import { buildVectorIndex } from '../src/vector-index/index-build.js';
 import type { RetrievalMode } from '../src/contract/search.js';
-import type { Embedder } from '../src/embeddings/types.js';
 import { HYBRID_ALPHA, createVectorSearcher } from '../src/vector-index/vector-search.js';
 import { createGraphStore } from '../src/graph/driver.js';
 import { createLogger } from '../src/lib/log.js';
@@ -46,6 +58,11 @@ import { pct } from './lib/stats.js';
 import { DEFAULT_DIR, loadWikiPathways } from './load-wikipathways.js';
 import { runFilteredQuality } from './lib/filtered-quality.js';
 import type { SearchFilterFields } from '../src/vector-index/filter.js';
+import type { SourceNode } from '../src/contract/search.js';
+import type { GraphStore } from '../src/graph/driver.js';
+import type { KvStore } from '../src/store/redis.js';
+import { type CachedPool, cachedEmbedders } from './lib/quality-vectors.js';
+import { type ModeResult, chunksPerLabel, describePlan, printFlips, printSideBySide, score } from './lib/quality-discovery.js';
 
 const { values } = parseArgs({
   options: {
@@ -54,6 +71,10 @@ const { values } = parseArgs({
     analyzer: { type: 'string' },
     latency: { type: 'string' },
     filtered: { type: 'string' },
+    discover: { type: 'string' },
+    labels: { type: 'string' },
+    flips: { type: 'string' },
+    'bm25-alone': { type: 'boolean' },
   },
 });
 const N = Number(values.pathways ?? 400);
@@ -67,18 +88,34 @@ const SPECIES_PROP = 'wp_quality_species';
 /** Where the loader puts every description; the subset's is copied to PROP. */
 const SOURCE_PROP = 'wp_description';
 const INDEX = 'bench_quality_all_minilm';
+/** The index with discovery on: its own chunks beside the text-only index's. */
+const INDEX_DISCOVERED = 'bench_quality_all_minilm_discover';
+/** The loader's labels (scripts/load-wikipathways.ts): "the whole WikiPathways graph". */
+const WIKIPATHWAYS_LABELS = ['Pathway', 'Species', 'OntologyTerm', 'DataNode', 'GeneProduct', 'Protein', 'Metabolite', 'Rna'];
 const TOP_K = 10;
+const DISCOVER = values.discover ?? 'both';
+if (!['off', 'on', 'both'].includes(DISCOVER)) throw new Error(`--discover must be off, on or both, not ${DISCOVER}`);
+const FLIPS = Number(values.flips ?? 8);
+/** `--bm25-alone`: also the full-text and hybrid variants without the share of the query's words (as before issue 37). */
+const BM25_ALONE = values['bm25-alone'] ?? false;
+/** Every text the bench embedded, by model (scripts/lib/quality-vectors.ts). */
+const VECTORS_DIR = `${process.env.BENCH_DATA_DIR ?? 'test-output/bench-data'}/quality-vectors`;
 const baseUrl = process.env.LOCAL_LLM_BASE_URL ?? 'http://127.0.0.1:18437/v1';
-const config = benchConfig('models', {
-  TEXT_PROPERTY: PROP,
-  EMBEDDING_MODEL: MODEL,
-  VECTOR_INDEX_NAME: INDEX,
-  GRAPHDB_GRAPH: 'neo4j',
-  LOCAL_LLM_BASE_URL: baseUrl,
-  // On a server whose vector indexes take filter properties (Neo4j 2026.x) the species is carried on the chunks.
-  INDEX_FILTER_PROPERTIES: SPECIES_PROP,
-  ...(values.analyzer ? { FULLTEXT_ANALYZER: values.analyzer } : {}),
-});
+/** The bench's config with discovery off (the text-only index) or on (the service's default). */
+const configFor = (discover: boolean) =>
+  benchConfig('models', {
+    TEXT_PROPERTY: PROP,
+    EMBEDDING_MODEL: MODEL,
+    VECTOR_INDEX_NAME: discover ? INDEX_DISCOVERED : INDEX,
+    GRAPHDB_GRAPH: 'neo4j',
+    LOCAL_LLM_BASE_URL: baseUrl,
+    // On a server whose vector indexes take filter properties (Neo4j 2026.x) the species is carried on the chunks.
+    INDEX_FILTER_PROPERTIES: SPECIES_PROP,
+    INDEX_DISCOVER: String(discover),
+    ...(discover ? { INDEX_LABELS: values.labels ?? WIKIPATHWAYS_LABELS.join(',') } : {}),
+    ...(values.analyzer ? { FULLTEXT_ANALYZER: values.analyzer } : {}),
+  });
+const config = configFor(false);
 const db = config.GRAPHDB_GRAPH;
 
 interface Pathway {
@@ -155,34 +192,6 @@ function querySets(subset: Pathway[]): Record<string, Query[]> {
   return sets;
 }
 
-/** Wraps the embedder pool so each query is embedded once; reports the time spent embedding. */
-function cachingEmbedders(pool: ReturnType<typeof createEmbeddersFromConfig>) {
-  const cache = new Map<string, Float32Array>();
-  const stats = { calls: 0, ms: 0 };
-  return {
-    stats,
-    pool: {
-      close: () => pool.close(),
-      async get(model: string): Promise<Embedder> {
-        const inner = await pool.get(model);
-        return Object.assign(Object.create(inner) as Embedder, {
-          async embed(texts: string[]): Promise<Float32Array[]> {
-            const missing = texts.filter((t) => !cache.has(t));
-            if (missing.length) {
-              const t0 = performance.now();
-              const vectors = await inner.embed(missing);
-              stats.ms += performance.now() - t0;
-              stats.calls += missing.length;
-              missing.forEach((t, i) => cache.set(t, vectors[i]!));
-            }
-            return texts.map((t) => cache.get(t)!);
-          },
-        });
-      },
-    },
-  };
-}
-
 async function main() {
   try {
     const res = await fetch(`${baseUrl}/models`, { signal: AbortSignal.timeout(5000) });
@@ -196,7 +205,7 @@ async function main() {
     process.exit(2);
   }
   const graph = createGraphStore(config);
-  const embed = cachingEmbedders(createEmbeddersFromConfig(config));
+  const embed = cachedEmbedders(createEmbeddersFromConfig(config), VECTORS_DIR);
   const kv = createKvStore({ url: config.KVSTORE_URL, prefix: 'bench:' });
   try {
     console.log(`machine: ${await describeMachine(graph.driver, db)}`);
@@ -234,85 +243,131 @@ async function main() {
       { database: db },
     );
     const species = new Map(speciesRows.records.map((r) => [Number(r.get('id')), r.get('species') as string]));
-    const t0 = performance.now();
-    const built = await buildVectorIndex(
-      { config, graph, kv, embedders: createEmbeddersFromConfig(config), log: createLogger('warn') },
-      { graph: db, model: MODEL },
-    );
-    console.log(
-      `index ${INDEX}: ${subset.length} pathways, ${built.total_chunks} chunks, ${built.batches_computed} batches embedded, ` +
-        `${built.batches_skipped} from cache, ${fmt((performance.now() - t0) / 1000, 1)} s; full-text analyzer ${config.FULLTEXT_ANALYZER}`,
-    );
-
     const sets = querySets(subset);
-    const alphas = (values.alpha ?? String(HYBRID_ALPHA)).split(',').map(Number);
-    const variants: { name: string; mode: RetrievalMode; alpha?: number }[] = [
-      { name: 'vector', mode: 'vector' },
-      { name: 'fulltext', mode: 'fulltext' },
-      ...alphas.map((alpha) => ({ name: alphas.length > 1 ? `hybrid (α=${alpha})` : 'hybrid', mode: 'hybrid' as const, alpha })),
-    ];
-    const searchers = variants.map((v) => createVectorSearcher({ config, graph, embedders: embed.pool }, { alpha: v.alpha }));
-    const paths = new Map<string, number>();
-    const onFilterPath = (p: string) => paths.set(p, (paths.get(p) ?? 0) + 1);
-    const search = (i: number, text: string, filter?: SearchFilterFields) =>
-      searchers[i]!.search({ query: text, graph: db, model: MODEL, topK: TOP_K, mode: variants[i]!.mode, ...filter, onFilterPath });
-    if (FILTERED !== 'off') {
-      const bySource = (q: { source: number }) => species.has(q.source);
-      const filterSets = Object.fromEntries(Object.entries(sets).map(([k, qs]) => [k, qs.filter(bySource)]));
-      const server = await graph.server();
-      console.log(`graph server: Neo4j ${server.version}; vector indexes take filter properties: ${server.vectorFilters}`);
-      await runFilteredQuality({ variants, search, sets: filterSets, species, property: SPECIES_PROP, latencyQueries: LATENCY_QUERIES });
-      console.log(`\nwhere the filters went (Search-Filter): ${[...paths].map(([p, n]) => `${p} ${n}`).join(', ')}`);
-      if (FILTERED === 'only') return;
+    // Every query embedded up front, in batches: the searches then find their vectors in the cache.
+    await (await embed.get(MODEL)).embed([...new Set(Object.values(sets).flatMap((qs) => qs.map((q) => q.text)))]);
+    const results: ModeResult[] = [];
+    for (const mode of DISCOVER === 'both' ? (['off', 'on'] as const) : [DISCOVER as 'off' | 'on']) {
+      results.push(await runMode(mode, { graph, kv, embed, sets, subset, species }));
     }
-
-    const summary: Record<string, Record<string, number>> = {};
-    for (const [setName, queries] of Object.entries(sets)) {
-      console.log(`\n${setName}: ${queries.length} queries, e.g. "${queries[1]?.text}"`);
-      console.log('| mode | recall@1 | recall@5 | recall@10 | MRR | p50 ms | p99 ms |');
-      console.log('|---|---|---|---|---|---|---|');
-      for (let i = 0; i < variants.length; i++) {
-        const at = [0, 0, 0];
-        let mrr = 0;
-        for (const q of queries) {
-          const hits = await search(i, q.text);
-          const rank = hits.findIndex((h) => q.relevant.has(h.dbId)) + 1;
-          if (rank) {
-            mrr += 1 / rank;
-            [1, 5, 10].forEach((k, j) => (at[j]! += rank <= k ? 1 : 0));
-          }
-        }
-        // Second pass, query vectors cached: the search's own latency.
-        const times: number[] = [];
-        for (const q of queries.slice(0, LATENCY_QUERIES)) {
-          const s = performance.now();
-          await search(i, q.text);
-          times.push(performance.now() - s);
-        }
-        times.sort((a, b) => a - b);
-        const n = queries.length;
-        const [r1, r5, r10] = at.map((x) => x / n) as [number, number, number];
-        (summary[setName] ??= {})[variants[i]!.name] = r5;
-        console.log(
-          `| ${variants[i]!.name} | ${fmt(r1, 3)} | ${fmt(r5, 3)} | ${fmt(r10, 3)} | ${fmt(mrr / n, 3)} | ${fmt(pct(times, 50), 1)} | ${fmt(pct(times, 99), 1)} |`,
-        );
-      }
+    const [off, on] = results;
+    if (off && on) {
+      printSideBySide(off, on);
+      if (FLIPS > 0) printFlips(off, on, FLIPS);
     }
     console.log(
-      `\nquery embedding (minilm server, not in the latencies above): ${fmt(embed.stats.ms / Math.max(1, embed.stats.calls), 1)} ms per query over ${embed.stats.calls} queries`,
+      `\nembedding (minilm server; the rest from test-output/bench-data/quality-vectors): ${fmt(embed.stats.embedded)} texts embedded ` +
+        `of ${fmt(embed.stats.asked)} asked, ${fmt(embed.stats.ms / 1000, 1)} s`,
     );
-    for (const [setName, byMode] of Object.entries(summary)) {
-      const best = Math.max(byMode.vector ?? 0, byMode.fulltext ?? 0);
-      const hybrids = Object.entries(byMode).filter(([m]) => m.startsWith('hybrid'));
-      console.log(
-        `${setName}: best single mode recall@5 ${fmt(best, 3)}; ${hybrids.map(([m, r]) => `${m} ${fmt(r, 3)} (${r >= best - 0.01 ? 'ok' : 'BELOW'})`).join(', ')}`,
-      );
-    }
   } finally {
     await kv.close();
-    await embed.pool.close();
+    await embed.close();
     await graph.close();
   }
+}
+
+/** What every mode's run shares. */
+interface RunContext {
+  graph: GraphStore;
+  kv: KvStore;
+  embed: CachedPool;
+  sets: Record<string, Query[]>;
+  subset: Pathway[];
+  species: Map<number, string>;
+}
+
+/** Builds the index of one discovery mode and measures every query set and variant on it. */
+async function runMode(mode: 'off' | 'on', { graph, kv, embed, sets, subset, species }: RunContext): Promise<ModeResult> {
+  const cfg = configFor(mode === 'on');
+  const index = cfg.VECTOR_INDEX_NAME;
+  console.log(`\n## discovery ${mode}: index ${index}${mode === 'on' ? ` (labels ${cfg.INDEX_LABELS?.join(', ')})` : ''}`);
+  const t0 = performance.now();
+  const built = await buildVectorIndex(
+    { config: cfg, graph, kv, embedders: embed, log: createLogger('warn') },
+    { graph: db, model: MODEL },
+  );
+  console.log(
+    `index ${index}: ${subset.length} pathways, ${fmt(built.nodes)} nodes, ${fmt(built.total_chunks)} chunks, ${built.batches_computed} batches embedded, ` +
+      `${built.batches_skipped} from cache, ${fmt((performance.now() - t0) / 1000, 1)} s; full-text analyzer ${cfg.FULLTEXT_ANALYZER}`,
+  );
+  if (mode === 'on') console.log(`text plan:\n${describePlan(built.plan).join('\n')}`);
+  const perLabel = await chunksPerLabel(graph.driver, db, index);
+
+  const alphas = (values.alpha ?? String(HYBRID_ALPHA)).split(',').map(Number);
+  const hybrids = (termShare: boolean, tag: string) =>
+    alphas.map((alpha) => ({ name: `hybrid${alphas.length > 1 ? ` (α=${alpha})` : ''}${tag}`, mode: 'hybrid' as const, alpha, termShare }));
+  const variants: { name: string; mode: RetrievalMode; alpha?: number; termShare?: boolean }[] = [
+    { name: 'vector', mode: 'vector' },
+    { name: 'fulltext', mode: 'fulltext' },
+    ...hybrids(true, ''),
+    // The full-text score before issue 37 (BM25 alone, no share of the query's words), beside.
+    ...(BM25_ALONE
+      ? [{ name: 'fulltext, BM25 alone', mode: 'fulltext' as const, termShare: false }, ...hybrids(false, ', BM25 alone')]
+      : []),
+  ];
+  /** The variant whose per-query outcomes are compared between modes: the service's default. */
+  const defaultVariant = Math.max(
+    0,
+    variants.findIndex((v) => v.mode === 'hybrid' && v.alpha === HYBRID_ALPHA && v.termShare),
+  );
+  const searchers = variants.map((v) =>
+    createVectorSearcher({ config: cfg, graph, embedders: embed }, { alpha: v.alpha, termShare: v.termShare }),
+  );
+  const paths = new Map<string, number>();
+  const onFilterPath = (p: string) => paths.set(p, (paths.get(p) ?? 0) + 1);
+  const search = (i: number, text: string, filter?: SearchFilterFields) =>
+    searchers[i]!.search({ query: text, graph: db, model: MODEL, topK: TOP_K, mode: variants[i]!.mode, ...filter, onFilterPath });
+  const result: ModeResult = {
+    mode,
+    index,
+    chunks: built.total_chunks,
+    perLabel,
+    scores: {},
+    outcomes: {},
+    defaultVariant: variants[defaultVariant]!.name,
+  };
+  if (FILTERED !== 'off') {
+    const bySource = (q: { source: number }) => species.has(q.source);
+    const filterSets = Object.fromEntries(Object.entries(sets).map(([k, qs]) => [k, qs.filter(bySource)]));
+    const server = await graph.server();
+    console.log(`graph server: Neo4j ${server.version}; vector indexes take filter properties: ${server.vectorFilters}`);
+    await runFilteredQuality({ variants, search, sets: filterSets, species, property: SPECIES_PROP, latencyQueries: LATENCY_QUERIES });
+    console.log(`\nwhere the filters went (Search-Filter): ${[...paths].map(([p, n]) => `${p} ${n}`).join(', ')}`);
+    if (FILTERED === 'only') return result;
+  }
+
+  const summary: Record<string, Record<string, number>> = {};
+  for (const [setName, queries] of Object.entries(sets)) {
+    console.log(`\n${setName}: ${queries.length} queries, e.g. "${queries[1]?.text}"`);
+    console.log('| mode | recall@1 | recall@5 | recall@10 | MRR | p50 ms | p99 ms |');
+    console.log('|---|---|---|---|---|---|---|');
+    for (let i = 0; i < variants.length; i++) {
+      const hits: SourceNode[][] = [];
+      for (const q of queries) hits.push(await search(i, q.text));
+      const { scores, outcomes } = score(queries, hits);
+      (result.scores[setName] ??= {})[variants[i]!.name] = scores;
+      (result.outcomes[setName] ??= {})[variants[i]!.name] = outcomes;
+      // Second pass, query vectors cached: the search's own latency.
+      const times: number[] = [];
+      for (const q of queries.slice(0, LATENCY_QUERIES)) {
+        const s = performance.now();
+        await search(i, q.text);
+        times.push(performance.now() - s);
+      }
+      times.sort((a, b) => a - b);
+      (summary[setName] ??= {})[variants[i]!.name] = scores.r5;
+      const cells = [scores.r1, scores.r5, scores.r10, scores.mrr].map((x) => fmt(x, 3));
+      console.log(`| ${variants[i]!.name} | ${cells.join(' | ')} | ${fmt(pct(times, 50), 1)} | ${fmt(pct(times, 99), 1)} |`);
+    }
+  }
+  for (const [setName, byMode] of Object.entries(summary)) {
+    const best = Math.max(byMode.vector ?? 0, byMode.fulltext ?? 0);
+    const hybrids = Object.entries(byMode).filter(([m]) => m.startsWith('hybrid'));
+    console.log(
+      `${setName}: best single mode recall@5 ${fmt(best, 3)}; ${hybrids.map(([m, r]) => `${m} ${fmt(r, 3)} (${r >= best - 0.01 ? 'ok' : 'BELOW'})`).join(', ')}`,
+    );
+  }
+  return result;
 }
 
 await main();
