@@ -12,7 +12,12 @@
  *   - the time of a graph_query with and without the checks (interleaved rounds) and the CPU
  *     time of the checks alone.
  *
+ * Then the value part (issue 38, scripts/lib/value-bench.ts) on the public movies + Northwind
+ * graphs: value-miss queries told, correct queries' rows unchanged and without value notices,
+ * and the schema elements typical questions need that the first view shows.
+ *
  * Options: --rounds <n> (5) timing rounds over the corpus; --json for machine-readable output;
+ * --values-only: only the value part (no WikiPathways load, no corpus);
  * --meaning: suggest names by meaning too, with EMBEDDING_MODEL (as the service does), and
  * report the synonym mistakes no spelling rule reaches, e.g. with the minilm server:
  *   EMBEDDING_MODEL=all-minilm EMBEDDING_BASE_URL=http://127.0.0.1:18528/v1 npm run bench:feedback -- --meaning
@@ -32,6 +37,7 @@ import { createSkeletonCache } from '../src/graph/skeleton-cache.js';
 import { describeMachine } from './bench-common.js';
 import { pct } from './lib/stats.js';
 import { loadWikiPathways } from './load-wikipathways.js';
+import { runValueBench, type ValueBenchFigures } from './lib/value-bench.js';
 
 interface Entry {
   id: number;
@@ -43,7 +49,9 @@ interface Entry {
   right: string | null;
 }
 
-const { values } = parseArgs({ options: { rounds: { type: 'string' }, json: { type: 'boolean' }, meaning: { type: 'boolean' } } });
+const { values } = parseArgs({
+  options: { rounds: { type: 'string' }, json: { type: 'boolean' }, meaning: { type: 'boolean' }, 'values-only': { type: 'boolean' } },
+});
 const ROUNDS = Number(values.rounds ?? 5);
 const corpus: Entry[] = readFileSync('scripts/data/cypher-mistakes.jsonl', 'utf8') // run from the repository root, as npm does
   .split('\n')
@@ -53,6 +61,31 @@ const corpus: Entry[] = readFileSync('scripts/data/cypher-mistakes.jsonl', 'utf8
 const config = loadConfig({ GRAPHDB_URL: '127.0.0.1', LOG_LEVEL: 'warn', ...process.env });
 const graph = createGraphStore(config);
 const database = config.GRAPHDB_GRAPH;
+
+/** Runs and prints the value part. */
+async function valuePart(): Promise<ValueBenchFigures> {
+  const v = await runValueBench(graph, database, readQueryLimits(config));
+  if (values.json) return v;
+  console.log(
+    `\nvalues (public movies + Northwind, loaded as published: ${v.loaded.nodes} nodes, ${v.loaded.relationships} relationships):`,
+  );
+  console.log(`value-miss queries told what the graph holds: ${v.missesTold} of ${v.misses} (empty or zero-count: ${v.missesEmpty})`);
+  console.log(
+    `correct queries: same rows with and without the checks ${v.correctSameRows} of ${v.correct}; with a value notice ${v.correctWithValueNotice}; refused or failed ${v.refused}`,
+  );
+  console.log(`value-miss graph_query p50 (query + checks, cold then warm sample cache): ${v.p50NoticeMs.toFixed(1)} ms`);
+  console.log(
+    `first view: ${v.shownNow} of ${v.needed} needed schema elements shown in ${v.viewChars} characters (budget ${v.viewBudget}); the seed's view: ${v.shownSeed} of ${v.needed}`,
+  );
+  for (const l of v.lines) console.log(l);
+  return v;
+}
+if (values['values-only']) {
+  const v = await valuePart();
+  if (values.json) console.log(JSON.stringify({ ...v, lines: undefined }, null, 2));
+  await graph.close();
+  process.exit(0);
+}
 const count = async (label: string) =>
   Number((await graph.driver.executeQuery(`MATCH (n:${label}) RETURN count(n) AS c`, {}, { database })).records[0]!.get('c'));
 if ((await count('Mission')) === 0) await loadSampleGraph(graph.driver, sample as SampleGraph, { database, ifEmpty: false });
@@ -121,7 +154,9 @@ const reversedExplained = reversed.filter((o) => problem(o).some((n) => n.kind =
 const mistakes = outcomes.filter((o) => o.entry.mistake !== 'none');
 const anyExplained = mistakes.filter((o) => problem(o).length);
 const correct = outcomes.filter((o) => o.entry.mistake === 'none');
-const falseNotices = correct.filter((o) => problem(o).length);
+const falseNotices = correct.filter((o) => problem(o).some((n) => !n.kind.startsWith('value-')));
+// The corpus's correct queries are right in their names; a value notice on one says its value is not in the graph (listed).
+const valueOnCorrect = correct.filter((o) => problem(o).some((n) => n.kind.startsWith('value-')));
 const empty = mistakes.filter(
   (o) => o.result && (o.result.rows.length === 0 || o.result.rows.every((r) => Object.values(r).every((v) => v === 0))),
 );
@@ -177,13 +212,15 @@ const figures = {
   mistakesEmpty: empty.length,
   correct: correct.length,
   correctWithNotice: falseNotices.length,
+  correctWithValueNotice: valueOnCorrect.length,
   p50WithChecksMs: pct(timed.with, 50),
   p50WithoutChecksMs: pct(timed.without, 50),
   p50ChecksCpuMs: pct(timed.checks, 50),
   p99ChecksCpuMs: pct(timed.checks, 99),
 };
+const valueFigures = await valuePart();
 if (values.json) {
-  console.log(JSON.stringify(figures, null, 2));
+  console.log(JSON.stringify({ ...figures, values: { ...valueFigures, lines: undefined } }, null, 2));
 } else {
   console.log(await describeMachine(graph.driver, database));
   console.log(`corpus: ${corpus.length} queries (${mistakes.length} with a mistake, ${correct.length} correct), ${readable.length} ran`);
@@ -199,7 +236,14 @@ if (values.json) {
   console.log(
     `mistakes with an explanation (any kind): ${anyExplained.length} of ${mistakes.length} (${pc(anyExplained.length, mistakes.length)}); of them empty or zero-count: ${empty.length}`,
   );
-  console.log(`correct queries with a problem notice: ${falseNotices.length} of ${correct.length}`);
+  console.log(`correct queries with a problem notice about names or patterns: ${falseNotices.length} of ${correct.length}`);
+  console.log(`correct queries with a value notice (their value is not in the graph): ${valueOnCorrect.length} of ${correct.length}`);
+  for (const o of valueOnCorrect)
+    console.log(
+      `   #${o.entry.id} ${o.entry.cypher}\n     ${problem(o)
+        .map((n) => n.message)
+        .join(' | ')}`,
+    );
   console.log(
     `graph_query p50 with checks ${ms(figures.p50WithChecksMs)}, without ${ms(figures.p50WithoutChecksMs)}; checks alone p50 ${ms(figures.p50ChecksCpuMs)}, p99 ${ms(figures.p99ChecksCpuMs)} (${ROUNDS} rounds × ${readable.length})`,
   );

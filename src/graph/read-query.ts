@@ -303,10 +303,11 @@ export async function runReadQuery(
         ];
         let notices = await noticesBy;
         const sampler = values ?? (schemas ? valueSampler(graph) : false);
-        // Only an empty (or all-zero) result is checked: a query that found rows found values the graph holds.
-        if (sampler && exact && looksEmpty(rows)) {
-          const skip = new Set(notices.filter((n) => n.kind === 'unknown-property' && n.name).map((n) => n.name!));
-          notices = [...notices, ...(await valueNotices(cypher, params, { sampler, database, timeoutMs: limits.timeoutMs, skip }))];
+        // Only an empty (or all-zero) result is checked: a query that found rows found values the graph
+        // holds. A name or pattern notice that explains it comes first: the model fixes one thing at a time.
+        if (sampler && exact && looksEmpty(rows) && !notices.some((n) => n.explainsEmpty)) {
+          const known = schema ? { labels: schema.labels.map((l) => l.label), types: schema.types, keys: schema.propertyKeys } : undefined;
+          notices = [...notices, ...(await valueNotices(cypher, params, { sampler, database, timeoutMs: limits.timeoutMs, known }))];
         }
         return {
           columns,

@@ -188,8 +188,10 @@ export function notFound(c: Comparison, sample: ValueSample, missing: string[]):
   for (const w of missing) {
     for (const [i, v] of held.entries()) {
       const text = String(v.value);
-      let d = valueDistance(w, text);
-      if (d === undefined && op !== '=' && text.toLowerCase().includes(w.toLowerCase())) d = 0.2; // a case slip in CONTAINS
+      // Edit distances compare whole values; a prefix, suffix or part is only matched again ignoring case.
+      const [lw, lt] = [w.toLowerCase(), text.toLowerCase()];
+      const caseSlip = op === 'STARTS WITH' ? lt.startsWith(lw) : op === 'ENDS WITH' ? lt.endsWith(lw) : lt.includes(lw);
+      const d = op === '=' ? valueDistance(w, text) : caseSlip ? 0.2 : undefined;
       if (d !== undefined) scored.set(text, Math.min(scored.get(text) ?? Number.POSITIVE_INFINITY, d + i / 1e6));
     }
   }
@@ -197,17 +199,18 @@ export function notFound(c: Comparison, sample: ValueSample, missing: string[]):
     .sort((a, b) => a[1] - b[1])
     .map(([t]) => t)
     .slice(0, VALUE_SUGGESTIONS);
-  const caseOnly = close.length > 0 && missing.some((w) => close.some((t) => t.toLowerCase().includes(w.toLowerCase())));
+  const slip = (w: string, t: string) =>
+    op === '='
+      ? t.toLowerCase() === w.toLowerCase()
+      : op === 'STARTS WITH'
+        ? t.toLowerCase().startsWith(w.toLowerCase())
+        : op === 'ENDS WITH'
+          ? t.toLowerCase().endsWith(w.toLowerCase())
+          : t.toLowerCase().includes(w.toLowerCase());
+  const caseOnly = missing.some((w) => close.some((t) => slip(w, t)));
   const quoted = (xs: string[]) => xs.map((x) => JSON.stringify(x)).join(', ');
   const what = missing.length > 1 ? `any of ${quoted(missing)}` : JSON.stringify(missing[0]);
-  const verb =
-    op === '='
-      ? 'has'
-      : op === 'CONTAINS'
-        ? 'has a value containing'
-        : op === 'STARTS WITH'
-          ? 'has a value starting with'
-          : 'has a value ending with';
+  const how = op === '=' ? '' : op === 'CONTAINS' ? ' containing' : op === 'STARTS WITH' ? ' starting with' : ' ending with';
   const who = 'type' in c.owner ? `no :${c.owner.type} relationship` : `no ${c.owner.labels.join(':')}`;
   const subject = c.wrapper ? ` (as ${c.subject})` : '';
   const scope = sample.complete ? '' : ` (in a sample of ${sample.items.toLocaleString('en-US')})`;
@@ -227,7 +230,7 @@ export function notFound(c: Comparison, sample: ValueSample, missing: string[]):
     kind: 'value-not-found',
     name: c.subject,
     suggestions: close.length ? close : held.slice(0, VALUE_SUGGESTIONS).map((v) => String(v.value)),
-    message: `${who} ${verb} ${c.property}${subject} ${what}${scope}${hint}`,
+    message: `${who} has ${c.property}${subject}${how} ${what}${scope}${hint}`,
     explainsEmpty: true,
   };
 }
@@ -237,14 +240,20 @@ export function looksEmpty(rows: readonly Record<string, unknown>[]): boolean {
   return rows.every((r) => Object.values(r).every((v) => v === 0 || v === null || (Array.isArray(v) && v.length === 0)));
 }
 
+/** True when the comparison's labels (or type) and key are all names the graph has. */
+function knownNames(c: Comparison, known: NonNullable<ValueNoticeOptions['known']>): boolean {
+  const owner = 'type' in c.owner ? known.types.includes(c.owner.type) : c.owner.labels.every((l) => known.labels.includes(l));
+  return owner && known.keys.includes(c.property);
+}
+
 /** What {@link valueNotices} reads the graph with. */
 export interface ValueNoticeOptions {
   sampler: ValueSampler;
   database: string;
   /** Bound of the whole check, and of each read in it (the query's timeout). */
   timeoutMs: number;
-  /** Properties a name notice is already about (unknown keys): not checked again. */
-  skip?: ReadonlySet<string>;
+  /** The graph's names (the cached schema): a comparison on a label, type or key it lacks is the name notices' and is not read. */
+  known?: { labels: readonly string[]; types: readonly string[]; keys: readonly string[] };
   /** Comparisons checked at most (default 8). */
   maxComparisons?: number;
 }
@@ -256,7 +265,7 @@ export interface ValueNoticeOptions {
  */
 export async function valueNotices(cypher: string, params: Record<string, unknown>, opts: ValueNoticeOptions): Promise<QueryNotice[]> {
   const comparisons = readComparisons(cypher, params)
-    .filter((c) => !opts.skip?.has(c.property))
+    .filter((c) => !opts.known || knownNames(c, opts.known))
     .slice(0, opts.maxComparisons ?? 8);
   if (!comparisons.length) return [];
   const deadline = Date.now() + opts.timeoutMs;

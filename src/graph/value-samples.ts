@@ -117,6 +117,25 @@ RETURN items, size(seen) AS kinds, seen[..$distinct] AS values`;
     },
     { ttlMs: opts.ttlMs ?? VALUE_SAMPLE_TTL_MS, maxKeys: opts.maxKeys ?? VALUE_SAMPLE_KEYS },
   );
+  // An exact lookup's answer is kept as long as a sample: the same wrong value is often sent again.
+  let existsTimeout = 10_000;
+  const lookups: TtlCache<boolean> = createTtlCache(
+    async (key) => {
+      const [database, ownerJson, property, wrapper, op, value] = JSON.parse(key) as [
+        string,
+        string,
+        string,
+        string | null,
+        string,
+        unknown,
+      ];
+      const owner = JSON.parse(ownerJson) as ValueOwner;
+      const subject = wrapper ? `${wrapper}(x.${quoteName(property)})` : `x.${quoteName(property)}`;
+      const rows = await read(database, `${matchOf(owner)} WHERE ${subject} ${op} $value RETURN 1 LIMIT 1`, { value }, existsTimeout);
+      return rows.length > 0;
+    },
+    { ttlMs: opts.ttlMs ?? VALUE_SAMPLE_TTL_MS, maxKeys: opts.maxKeys ?? VALUE_SAMPLE_KEYS },
+  );
   return {
     sample(database, owner, property, timeoutMs) {
       timeoutFor = timeoutMs;
@@ -124,9 +143,8 @@ RETURN items, size(seen) AS kinds, seen[..$distinct] AS values`;
     },
     async exists(database, owner, property, wrapper, op, value, timeoutMs) {
       if ((wrapper && !SAFE_WRAPPERS.has(wrapper)) || !OPERATORS.has(op)) return true; // not checked: assume it does
-      const subject = wrapper ? `${wrapper}(x.${quoteName(property)})` : `x.${quoteName(property)}`;
-      const rows = await read(database, `${matchOf(owner)} WHERE ${subject} ${op} $value RETURN 1 LIMIT 1`, { value }, timeoutMs);
-      return rows.length > 0;
+      existsTimeout = timeoutMs;
+      return lookups.get(JSON.stringify([database, JSON.stringify(owner), property, wrapper ?? null, op, value]));
     },
   };
 }

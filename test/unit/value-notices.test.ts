@@ -182,6 +182,14 @@ describe('valueNotices', () => {
     expect(await valueNotices(q, {}, { sampler: sampler({ name: partial }, true), database: 'neo4j', timeoutMs: 1_000 })).toEqual([]);
     expect(await valueNotices(q, {}, { sampler: sampler({ name: partial }, false), database: 'neo4j', timeoutMs: 1_000 })).toHaveLength(1);
   });
+  it('leaves comparisons on names the graph lacks to the name notices', async () => {
+    const q = "MATCH (c:Customer {country: 'United Kingdom'}) RETURN c";
+    const known = { labels: ['Customer'], types: [], keys: ['country'] };
+    const opts = { sampler: sampler({ country: s('STRING', 'UK') }), database: 'neo4j', timeoutMs: 1_000 };
+    expect(await valueNotices(q, {}, { ...opts, known })).toHaveLength(1);
+    expect(await valueNotices(q, {}, { ...opts, known: { ...known, labels: ['Client'] } })).toEqual([]);
+    expect(await valueNotices(q, {}, { ...opts, known: { ...known, keys: ['land'] } })).toEqual([]);
+  });
   it('gives up at the timeout without a notice', async () => {
     const slow: ValueSampler = { sample: () => new Promise(() => {}), exists: async () => true };
     expect(await valueNotices("MATCH (p:Person {name: 'x'}) RETURN p", {}, { sampler: slow, database: 'neo4j', timeoutMs: 20 })).toEqual(
