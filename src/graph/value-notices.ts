@@ -10,7 +10,7 @@
  *   notice gives the closest values by case and spelling (`Keanu Reeves` for 'keanu reeves',
  *   `UK` for 'United Kingdom' by initials), else the most common ones.
  * Rows are never changed and a comparison the graph matches gets no notice: a string counts as
- * missing only when the sample saw every item with the property, or an exact lookup found none.
+ * missing only when the sample lacks it and an exact lookup finds none.
  */
 import type { QueryNotice } from '../contract/graph.js';
 import { nameDistance } from '../lib/close-names.js';
@@ -277,10 +277,9 @@ export async function valueNotices(cypher: string, params: Record<string, unknow
     if (mismatch) return mismatch;
     const missing = missingStrings(c, sample);
     if (!missing) return null;
-    if (!sample.complete) {
-      const op = c.operator === 'IN' ? '=' : c.operator;
-      for (const w of missing) if (await opts.sampler.exists(opts.database, c.owner, c.property, c.wrapper, op, w, left())) return null;
-    }
+    // The sample may be incomplete or up to 10 minutes old: the graph itself has the last word.
+    const op = c.operator === 'IN' ? '=' : c.operator;
+    for (const w of missing) if (await opts.sampler.exists(opts.database, c.owner, c.property, c.wrapper, op, w, left())) return null;
     return notFound(c, sample, missing);
   };
   // Each check fills its slot; at the deadline the ones done are told, in the query's order.

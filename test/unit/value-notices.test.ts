@@ -176,7 +176,10 @@ describe('valueNotices', () => {
     );
     expect(notices.map((n) => n.name)).toEqual(['c.country']);
   });
-  it('asks the database before calling a value missing from an incomplete sample', async () => {
+  it('asks the database before calling a value missing (a sample may be incomplete or old)', async () => {
+    const complete = s('STRING', 'Tom Hanks');
+    const old = "MATCH (p:Person {name: 'Keanu Reeves'}) RETURN p";
+    expect(await valueNotices(old, {}, { sampler: sampler({ name: complete }, true), database: 'neo4j', timeoutMs: 1_000 })).toEqual([]);
     const partial = { ...s('STRING', 'Tom Hanks'), complete: false };
     const q = "MATCH (p:Person {name: 'Keanu Reeves'}) RETURN p";
     expect(await valueNotices(q, {}, { sampler: sampler({ name: partial }, true), database: 'neo4j', timeoutMs: 1_000 })).toEqual([]);
