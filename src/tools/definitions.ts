@@ -39,7 +39,8 @@ export function graphQueryDescription(limits?: ReadQueryLimits): string {
     'Runs one read-only Cypher query on the graph (Neo4j) and returns its rows as JSON. Writes, LOAD CSV, dbms.* and admin commands are refused. ' +
     `${caps}so aggregate, ORDER BY and LIMIT. Explore the schema first, e.g. "CALL db.labels()" or "MATCH (n:Label) RETURN keys(n) LIMIT 5". ` +
     `${INDEX_LABEL_NOTE} ` +
-    'Pass values as parameters ($name) rather than pasting them into the query. On a database error, read the message, fix the query and try again.'
+    'Pass values as parameters ($name) rather than pasting them into the query. On a database error, read the message, fix the query and try again. ' +
+    'An empty or all-zero result may come with notices saying what the graph holds instead (a label, type or property name; a value such as "UK" for \'United Kingdom\'; numbers or dates stored as strings and the conversion to use): fix the query as they say.'
   );
 }
 
