@@ -47,10 +47,9 @@ function vectorMarker(length: number): string {
   return `<vector of ${length} numbers omitted>`;
 }
 
+/** Own properties only: `out[k] = v` with a property named `__proto__` would set the prototype and lose it. */
 function props(properties: Record<string, unknown>, o: Required<PlainJsonOptions>): Record<string, Json> {
-  const out: Record<string, Json> = {};
-  for (const [k, v] of Object.entries(properties)) out[k] = convert(v, o);
-  return out;
+  return Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, convert(v, o)]));
 }
 
 function convert(value: unknown, o: Required<PlainJsonOptions>): Json {

@@ -17,6 +17,14 @@ describe('toPlainJson', () => {
     });
   });
 
+  it('keeps a property named __proto__ as a property (the driver reads it as an own key)', () => {
+    const properties = JSON.parse('{"__proto__": "x", "constructor": "y"}') as Record<string, unknown>;
+    const n = new neo4j.types.Node(3, ['Odd'], properties, 'e3');
+    const out = toPlainJson(n) as Record<string, unknown>;
+    expect(Object.keys(out)).toEqual(['_id', '_labels', '__proto__', 'constructor']);
+    expect(JSON.stringify(out)).toBe('{"_id":3,"_labels":["Odd"],"__proto__":"x","constructor":"y"}');
+  });
+
   it('turns temporal values into ISO strings and points into coordinates', () => {
     expect(toPlainJson(new neo4j.types.Date(2024, 5, 1))).toBe('2024-05-01');
     expect(toPlainJson(new neo4j.types.Duration(1, 2, 3, 0))).toBe('P1M2DT3S');
