@@ -165,13 +165,18 @@ const empty = mistakes.filter(
 const schema = await skeleton.schema(database);
 const timed = { with: [] as number[], without: [] as number[], checks: [] as number[] };
 const readable = outcomes.filter((o) => o.result).map((o) => o.entry.cypher);
+// Rows with the checks and without, per query (first round): notices must never change them.
+const rowsDiffer = new Set<string>();
 for (let round = 0; round < ROUNDS; round++) {
   for (const cypher of readable) {
+    const rows: string[] = [];
     for (const withChecks of round % 2 ? [false, true] : [true, false]) {
       const t = performance.now();
-      await runReadQuery(graph, database, cypher, {}, limits, withChecks ? checks : {});
+      const r = await runReadQuery(graph, database, cypher, {}, limits, withChecks ? checks : { values: false });
       (withChecks ? timed.with : timed.without).push(performance.now() - t);
+      rows.push(JSON.stringify(r.rows));
     }
+    if (rows[0] !== rows[1]) rowsDiffer.add(cypher);
     const summary = { gqlStatusObjects: [] };
     const t = performance.now();
     queryNotices(cypher, summary, schema);
@@ -213,6 +218,7 @@ const figures = {
   correct: correct.length,
   correctWithNotice: falseNotices.length,
   correctWithValueNotice: valueOnCorrect.length,
+  rowsDifferWithChecks: rowsDiffer.size,
   p50WithChecksMs: pct(timed.with, 50),
   p50WithoutChecksMs: pct(timed.without, 50),
   p50ChecksCpuMs: pct(timed.checks, 50),
@@ -236,6 +242,7 @@ if (values.json) {
   console.log(
     `mistakes with an explanation (any kind): ${anyExplained.length} of ${mistakes.length} (${pc(anyExplained.length, mistakes.length)}); of them empty or zero-count: ${empty.length}`,
   );
+  console.log(`queries whose rows differ with the checks and without: ${rowsDiffer.size} of ${readable.length}`);
   console.log(`correct queries with a problem notice about names or patterns: ${falseNotices.length} of ${correct.length}`);
   console.log(`correct queries with a value notice (their value is not in the graph): ${valueOnCorrect.length} of ${correct.length}`);
   for (const o of valueOnCorrect)

@@ -213,7 +213,8 @@ export function notFound(c: Comparison, sample: ValueSample, missing: string[]):
   const how = op === '=' ? '' : op === 'CONTAINS' ? ' containing' : op === 'STARTS WITH' ? ' starting with' : ' ending with';
   const who = 'type' in c.owner ? `no :${c.owner.type} relationship` : `no ${c.owner.labels.join(':')}`;
   const subject = c.wrapper ? ` (as ${c.subject})` : '';
-  const scope = sample.complete ? '' : ` (in a sample of ${sample.items.toLocaleString('en-US')})`;
+  // Absence was checked on the whole graph (an exact lookup); only the values offered come from a sample.
+  const scope = sample.complete ? '' : `; of ${sample.items.toLocaleString('en-US')} values read`;
   let hint: string;
   if (close.length) {
     const tail =
@@ -230,7 +231,7 @@ export function notFound(c: Comparison, sample: ValueSample, missing: string[]):
     kind: 'value-not-found',
     name: c.subject,
     suggestions: close.length ? close : held.slice(0, VALUE_SUGGESTIONS).map((v) => String(v.value)),
-    message: `${who} has ${c.property}${subject}${how} ${what}${scope}${hint}`,
+    message: `${who} has ${c.property}${subject}${how} ${what}${hint}${close.length ? '' : scope}`,
     explainsEmpty: true,
   };
 }
