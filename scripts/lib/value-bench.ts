@@ -1,6 +1,6 @@
 /**
  * The value part of `npm run bench:feedback` (issue 38), on the public movies + Northwind graphs
- * as their owners load them (./published-graph.ts: Northwind's numbers and dates as
+ * as their owners load them (test/helpers/published-graph.ts: Northwind's numbers and dates as
  * strings, `NULL` placeholders): 12 queries whose values miss, of the kinds language models
  * write (near-miss and case-slipped names, countries and categories by another name, numbers,
  * dates and strings compared with properties of another type), each told or not; correct
@@ -14,7 +14,7 @@ import { type ReadQueryLimits, runReadQuery } from '../../src/graph/read-query.j
 import type { PropertyInfo } from '../../src/graph/schema.js';
 import { createSkeletonCache } from '../../src/graph/skeleton-cache.js';
 import { computeSkeleton, DEFAULT_SKELETON_CHARS, formatSkeleton, type SkeletonData } from '../../src/graph/skeleton.js';
-import { loadPublished, PUBLISHED_LABELS } from './published-graph.js';
+import { loadPublishedGraph, publishedLabels } from '../../test/helpers/published-graph.js';
 
 /** A query whose value misses, and a text the notice must contain to count as told (the fix or the value held). */
 interface Miss {
@@ -172,8 +172,8 @@ export interface ValueBenchFigures {
 /** Loads the published graphs (suffixed `_vb38`), measures, and removes them. */
 export async function runValueBench(graph: GraphStore, database: string, limits: ReadQueryLimits): Promise<ValueBenchFigures> {
   const { records } = await graph.driver.executeQuery(`MATCH (n:${L('Order')}) RETURN count(n) AS n`, {}, { database });
-  if (Number(records[0]?.get('n') ?? 0) === 0) await loadPublished(graph.driver, database, SUFFIX);
-  const ours = new Set(PUBLISHED_LABELS.map(L));
+  if (Number(records[0]?.get('n') ?? 0) === 0) await loadPublishedGraph(graph.driver, database, { suffix: SUFFIX });
+  const ours = new Set(publishedLabels({ suffix: SUFFIX }));
   const size = await graph.driver.executeQuery(
     `MATCH (n) WHERE any(l IN labels(n) WHERE l ENDS WITH $suffix) OPTIONAL MATCH (n)-[r]->() RETURN count(DISTINCT n) AS nodes, count(r) AS rels`,
     { suffix: SUFFIX },
