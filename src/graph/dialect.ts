@@ -19,7 +19,7 @@
  * or, if Neo4j reused the deleted node's id, at a new node; the next build removes both kinds.
  */
 
-import { NAME_CHARS, NAME_LEAD_CHARS, PLACEHOLDERS } from './text-rules.js';
+import { NAME_FIELD_CHARS } from './node-name.js';
 
 /** Labels starting with this prefix belong to vector indexes, never to the user's graph. */
 export const INDEX_LABEL_PREFIX = '__';
@@ -62,100 +62,17 @@ const NOT_INDEX_NODE = notIndexNode('n');
  */
 const dbIdOf = (v: string) => `CASE WHEN ${v}.dbId IS :: INTEGER NOT NULL THEN ${v}.dbId ELSE id(${v}) END`;
 
-/** A string as a Cypher literal. */
-const literal = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
-
 /**
- * Cypher: the keys of node `v` whose values can be names: strings, not blank, not placeholders
- * (src/graph/text-rules.ts `nameValue`). Never fails, whatever a value is (a list, a number, a
- * date, 5 MB of text): string functions run only behind a `CASE` on the type, which Neo4j
- * evaluates lazily, and a long string is only looked at up to {@link NAME_LEAD_CHARS}
- * characters (it is no placeholder). The naming steps below then only match keys against patterns.
+ * Cypher: the properties of node `v` that can name it, as `[key, value]` pairs: keys ending in
+ * `name`, `title` or `id` (any case), and the plan's name keys (`$nameKeys`: an explicit choice
+ * names by any key); strings cut to {@link NAME_FIELD_CHARS} characters (a 5 MB value is not
+ * sent whole) and integers, nothing else. The rule that picks the name runs in JS
+ * (src/graph/node-name.ts): written out in Cypher it made every query naming nodes 4–6× slower
+ * to plan. Never fails, whatever a value is (a list, a date, 5 MB of text): `left` runs only
+ * behind a `CASE` on the type.
  */
-const nameKeysOf = (v: string) => `[k IN keys(${v}) WHERE CASE WHEN ${v}[k] IS :: STRING NOT NULL THEN
-  CASE WHEN size(${v}[k]) <= ${NAME_LEAD_CHARS} THEN NOT toLower(trim(${v}[k])) IN [${['', ...PLACEHOLDERS].map(literal).join(', ')}]
-  ELSE trim(left(${v}[k], ${NAME_LEAD_CHARS})) <> '' END ELSE false END]`;
-
-/** Cypher: string `x` trimmed, read no further than a name can reach (a 5 MB value is not copied whole). */
-const trimmedName = (x: string) => `trim(left(${x}, ${NAME_CHARS + NAME_LEAD_CHARS}))`;
-
-/** Cypher: string `x` cut to {@link NAME_CHARS} characters, the last one a marker when cut. */
-const cutName = (x: string) => `[ct IN [${x}] | CASE WHEN size(ct) > ${NAME_CHARS} THEN left(ct, ${NAME_CHARS - 1}) + '…' ELSE ct END][0]`;
-
-/** Cypher: the alphabetically first key of key list `keys` (null for none), as the rule orders keys within a step. */
-const minKey = (keys: string) => `reduce(mk = null, k2 IN ${keys} | CASE WHEN mk IS NULL OR k2 < mk THEN k2 ELSE mk END)`;
-
-/** Cypher: `[key]`, the alphabetically first name key (of `nk`, {@link nameKeysOf}) that `pred` (over `k`) accepts, or null. */
-const step = (pred: string) => `head([x IN [${minKey(`[k IN nk WHERE ${pred}]`)}] WHERE x IS NOT NULL | [x]])`;
-
-/** Cypher: `s` lower-cased without `_` and `-`, as text-rules.ts compares a label with a key's stem. */
-const stem = (s: string) => `toLower(replace(replace(${s}, '_', ''), '-', ''))`;
-
-/** Regexes of the rule's steps (src/graph/text-rules.ts `nameCandidates`), for Cypher's `=~` (whole-string match). */
-const NAME_RE = {
-  first: '(?i)(first|given)_?name',
-  last: '(?i)(last_?|sur|family_?)name',
-  org: '(?i)(company|organi[sz]ation|org|business|firm|brand|trading|legal)_?name',
-  party: '(?i)(contact|ship|shipping|bill|billing)_?name',
-  job: '(?i)(contact|job|position|role)_?title',
-};
-
-/** Cypher: true when key `k` is the own name of a label of `v` (`productName` on `Product_t1`). */
-const ownNameKey = (v: string) => {
-  const keyStem = stem("left(k, size(k) - CASE WHEN toLower(k) ENDS WITH 'name' THEN 4 ELSE 5 END)");
-  return `CASE WHEN k =~ '(?i).+(name|title)' THEN size(${keyStem}) >= 3 AND any(l IN labels(${v}) WHERE ${stem('l')} STARTS WITH ${keyStem}) ELSE false END`;
-};
-
-/**
- * Cypher: the keys whose values name node `v` (`nk` bound to {@link nameKeysOf}), or null. First
- * the plan's name for a label of `v` (`$names`, `{label, keys}` in the plan's order:
- * src/graph/text-plan.ts `planNames`) when all its keys hold names; then the rule:
- * `displayName`, `name`, the label's own `…Name`/`…Title`, first and last name; then, unless
- * the plan found that a label of the node has no name (it does not name Orders by their
- * `shipName`: that repeats the customer's), `title`, an organisation's name (`companyName`), any
- * other `…Name`, any other `…Title`, and another party's name (`contactName`). A job title
- * (`contactTitle`) never names a node. `coalesce` stops at the first step that answers.
- */
-const nameKeyChoice = (v: string) => `coalesce(
-  head([e IN $names WHERE e.label IN labels(${v}) AND size(e.keys) > 0 AND all(k IN e.keys WHERE k IN nk) | e.keys]),
-  ${step("toLower(k) = 'displayname'")}, ${step("toLower(k) = 'name'")}, ${step(ownNameKey(v))},
-  head([p IN [[${minKey(`[k IN nk WHERE k =~ '${NAME_RE.first}']`)}, ${minKey(`[k IN nk WHERE k =~ '${NAME_RE.last}']`)}]] WHERE p[0] IS NOT NULL AND p[1] IS NOT NULL | p]),
-  CASE WHEN NOT any(e IN $names WHERE e.label IN labels(${v}) AND size(e.keys) = 0) THEN coalesce(
-    ${step("toLower(k) = 'title'")}, ${step(`k =~ '${NAME_RE.org}'`)},
-    ${step(`k =~ '(?i).*name' AND NOT k =~ '${NAME_RE.party}'`)}, ${step(`k =~ '(?i).*title' AND NOT k =~ '${NAME_RE.job}'`)},
-    ${step("k =~ '(?i).*name'")}) END)`;
-
-/** Cypher: the values of keys `ks` on `v`, trimmed, joined by a space and cut; null for null keys. */
-const joinedName = (v: string, ks: string) =>
-  cutName(`reduce(acc = '', k IN ${ks} | acc + CASE WHEN acc = '' THEN '' ELSE ' ' END + ${trimmedName(`${v}[k]`)})`);
-
-/**
- * Cypher: the name of node `v` in its chunks' header ({@link nameKeyChoice}), or ''. Only names
- * count: a list, a number, `NULL` or a blank are passed over, so one odd node is named by the
- * next step and never fails the query. The JS twin for nodes without a plan is `ruleName` in
- * src/graph/text-rules.ts (src/graph/result-graph.ts names a query's nodes by it).
- */
-const nameOf = (v: string) => `[nk IN [${nameKeysOf(v)}] | coalesce(${joinedName(v, nameKeyChoice(v))}, '')][0]`;
-
-/**
- * Cypher: the label and own identifier of `v` (`Order 10248`: a key of a label's stem plus
- * `ID`/`Id`/`_id` holding a whole number or a name; `nk` bound to {@link nameKeysOf}), or null.
- */
-const ownIdOf = (v: string) => {
-  const keyStem = stem('left(k, size(k) - 2)');
-  const own = `CASE WHEN k =~ '.+(id|ID|Id)' AND (k IN nk OR ${v}[k] IS :: INTEGER NOT NULL)
-    THEN size(${keyStem}) >= 3 AND ${stem('l')} STARTS WITH ${keyStem} ELSE false END`;
-  return `head([x IN [l IN labels(${v}) | [l, ${minKey(`[k IN keys(${v}) WHERE ${own}]`)}]] WHERE x[1] IS NOT NULL |
-  x[0] + ' ' + CASE WHEN ${v}[x[1]] IS :: INTEGER NOT NULL THEN toString(${v}[x[1]]) ELSE ${cutName(trimmedName(`${v}[x[1]]`))} END])`;
-};
-
-/**
- * Cypher: the name node `v` is shown by (search results, `/graph/node`, neighbours): its name
- * ({@link nameOf}), else its label and own identifier (`Order 10248`), else its first label and
- * id (`Order #42`). Never empty, never fails.
- */
-const displayNameOf = (v: string) => `[nk IN [${nameKeysOf(v)}] | coalesce(${joinedName(v, nameKeyChoice(v))}, ${ownIdOf(v)},
-  coalesce(head(labels(${v})), 'Node') + ' #' + toString(${dbIdOf(v)}))][0]`;
+const nameFieldsOf = (v: string) => `[k IN keys(${v}) WHERE (k =~ '(?i).*(name|title|id)' OR k IN $nameKeys)
+  AND (${v}[k] IS :: STRING OR ${v}[k] IS :: INTEGER) | [k, CASE WHEN ${v}[k] IS :: STRING THEN left(${v}[k], ${NAME_FIELD_CHARS}) ELSE ${v}[k] END]]`;
 
 /** Cypher: the properties the text plan (`$textKeys`, label → keys) reads for node `v`. */
 const textKeysOf = (v: string) => `reduce(ks = [], l IN labels(${v}) | ks + coalesce($textKeys[l], []))`;
@@ -189,8 +106,8 @@ const textFields = (v: string, cut = false) => {
   const value = (x: string) => (cut ? cutValue(x) : x);
   const size = (x: string) => (cut ? `, ${textSize(x)}` : '');
   const text = cut ? `${cutValue(`${v}[$prop]`)} AS text, ${textSize(`${v}[$prop]`)} AS textSize` : `${v}[$prop] AS text`;
-  // A result shows a name with fallbacks; the chunks' header takes a name only.
-  return `${text}, ${(cut ? displayNameOf : nameOf)(v)} AS displayName, labels(${v}) AS labels,
+  // The name is picked in JS (src/graph/node-name.ts): a result's with fallbacks, the chunks' header a name only.
+  return `${text}, ${nameFieldsOf(v)} AS nameFields, labels(${v}) AS labels,
   [k IN ${textKeysOf(v)} WHERE ${v}[k] IS NOT NULL | [k, ${value(`${v}[k]`)}${size(`${v}[k]`)}]] AS props`;
 };
 
@@ -365,12 +282,12 @@ const bestNodes = (filter?: string, keep = '') => `
 MATCH (n) WHERE elementId(n) = nodeId AND ${hasText('n')}${filter ? ` AND ${filter}` : ''}
 WITH n, score${keep} ORDER BY score DESC, elementId(n) LIMIT $topK`;
 
-/** Cypher: a search result's fields for node `n` (`dbId` and `displayName` by {@link dbIdOf} and {@link displayNameOf}; text values cut to `$textChars`). */
+/** Cypher: a search result's fields for node `n` (`dbId` by {@link dbIdOf}, `nameFields` by {@link nameFieldsOf}; text values cut to `$textChars`). */
 const RESULT_FIELDS = `${dbIdOf('n')} AS dbId, ${textFields('n', true)}, score, elementId(n) AS nodeId`;
 
 /**
  * Cypher: `rels`, some relationships of node `n` (at most `$scan`, neighbours that are index
- * data skipped; `out` is true when `n` is the start), names cut to `$nameChars` so rows stay small.
+ * data skipped; `out` is true when `n` is the start), with their name fields ({@link nameFieldsOf}).
  */
 const NODE_RELS = `
 CALL (n) {
@@ -378,7 +295,7 @@ CALL (n) {
   WITH n, r, m LIMIT $scan
   RETURN collect({type: type(r), out: startNode(r) = n,
     dbId: ${dbIdOf('m')},
-    displayName: left(${displayNameOf('m')}, $nameChars),
+    nameFields: ${nameFieldsOf('m')},
     labels: labels(m)}) AS rels
 }`;
 
@@ -457,7 +374,7 @@ WITH ${inIndex ? 'chunkHits, ' : ''}hit.nodeId AS nodeId, sum(hit.s) AS score`;
  * The search query of a mode, all in one round trip: `vector` over index `$index` (`$k` chunk
  * hits for `$vector`), `fulltext` over `$ftIndex` (`$kf` hits for `$q`, ranked by BM25) or
  * `hybrid` (both, {@link hybridHits}); then one entry per node, the `$topK` best, and with
- * `withRels` each result's `rels` and `degree` as well (`$scan`, `$nameChars`). With `filter`
+ * `withRels` each result's `rels` and `degree` as well (`$scan`). Names: `$nameKeys` ({@link nameFieldsOf}). With `filter`
  * (a compiled predicate over `n`), only candidates that pass it are ranked. With `inIndex`, the
  * vector index applies that predicate itself and the full-text hits are tested on their chunks;
  * the query is then Cypher 25 (`SEARCH`), and in `vector` and `hybrid` mode each row carries
@@ -480,7 +397,7 @@ export function missingIndexKind(err: unknown): 'vector' | 'fulltext' | null {
  * The node whose id, as results report it ({@link dbIdOf}), is `$id` (an integer): by its
  * `dbId` property, else by database id for a node without an integer `dbId`. Index data never
  * matches. Several nodes sharing a `dbId` property: the oldest. With its relationships as the
- * search query reads them (`rels`, `degree`; `$scan`, `$nameChars`), in the same round trip.
+ * search query reads them (`rels`, `degree`; `$scan`), in the same round trip; names by `nameFields` (`$nameKeys`).
  */
 export const NODE_BY_DBID = `
 CALL () {
@@ -490,4 +407,4 @@ CALL () {
 }
 WITH n WHERE ${dbIdOf('n')} = $id AND ${NOT_INDEX_NODE}
 WITH n ORDER BY id(n) LIMIT 1${NODE_RELS}
-RETURN n, ${displayNameOf('n')} AS displayName, rels, COUNT { (n)--() } AS degree`;
+RETURN n, ${nameFieldsOf('n')} AS nameFields, rels, COUNT { (n)--() } AS degree`;

@@ -4,6 +4,7 @@
  * rows (a scan cap per node, then `perNode`) and characters (names and labels cut).
  */
 import type { Neighbor } from '../contract/search.js';
+import { displayName, type NameFields, type PlanName } from './node-name.js';
 
 /** Relationships read per node before picking: hubs with 10⁵ edges cost no more than this. */
 export const NEIGHBOR_SCAN = 200;
@@ -25,16 +26,17 @@ export interface RawNeighbor {
   type: string;
   out: boolean;
   dbId: unknown;
-  displayName: string;
+  /** The neighbour's name fields (src/graph/dialect.ts `nameFieldsOf`), named here by ./node-name.ts. */
+  nameFields: NameFields;
   labels: string[];
 }
 
 /**
  * Picks up to `perNode` neighbours, round-robin over (type, direction) groups in order of first
  * appearance, so one dominant relationship type (a pathway's 300 genes) does not hide the rare
- * ones (the paper it cites).
+ * ones (the paper it cites). Only the picked ones are named, under the plan's names `names`.
  */
-export function pickNeighbors(raw: readonly RawNeighbor[], perNode: number): Neighbor[] {
+export function pickNeighbors(raw: readonly RawNeighbor[], perNode: number, names: readonly PlanName[] = []): Neighbor[] {
   const groups = new Map<string, RawNeighbor[]>();
   for (const r of raw) {
     const key = `${r.out ? '>' : '<'}${r.type}`;
@@ -54,7 +56,7 @@ export function pickNeighbors(raw: readonly RawNeighbor[], perNode: number): Nei
         type: r.type,
         direction: r.out ? 'out' : 'in',
         dbId: Number(r.dbId),
-        displayName: r.displayName.slice(0, NEIGHBOR_NAME_CHARS),
+        displayName: displayName(names, r.labels, r.nameFields, r.dbId).slice(0, NEIGHBOR_NAME_CHARS),
         labels: r.labels.slice(0, NEIGHBOR_LABELS),
       });
     }
@@ -62,7 +64,7 @@ export function pickNeighbors(raw: readonly RawNeighbor[], perNode: number): Nei
   return picked;
 }
 
-/** A node's context from the `rels` and `degree` the search query returned with it (`searchQuery` in ./dialect.ts). */
-export function nodeContext(rels: readonly RawNeighbor[], degree: unknown, perNode: number): NodeContext {
-  return { neighbors: pickNeighbors(rels, perNode), degree: Number(degree) };
+/** A node's context from the `rels` and `degree` the search query returned with it (`searchQuery` in ./dialect.ts), neighbours named under `names`. */
+export function nodeContext(rels: readonly RawNeighbor[], degree: unknown, perNode: number, names: readonly PlanName[] = []): NodeContext {
+  return { neighbors: pickNeighbors(rels, perNode, names), degree: Number(degree) };
 }

@@ -6,14 +6,15 @@
  *
  * The node and its neighbours are named as search names them: by the text plan of the graph's
  * indexes (the latest build's plan for each label, read in the same transaction), else by the
- * rule (src/graph/dialect.ts `displayNameOf`).
+ * rule (src/graph/node-name.ts `displayName`).
  */
 import neo4j, { type ManagedTransaction, type Node } from 'neo4j-driver';
 import type { NodeDetails } from '../contract/graph.js';
 import { DomainError, isDependencyDown } from '../errors.js';
 import { INDEX_LABEL_PREFIX, INDEX_PLANS, NODE_BY_DBID } from './dialect.js';
 import { assertGraph, type GraphStore } from './driver.js';
-import { NEIGHBOR_NAME_CHARS, NEIGHBOR_SCAN, nodeContext, type RawNeighbor } from './neighbors.js';
+import { NEIGHBOR_SCAN, nodeContext, type RawNeighbor } from './neighbors.js';
+import { displayName, type NameFields, nameKeys, type PlanName } from './node-name.js';
 import { toPlainJson, vectorLength, type Json } from './plain-json.js';
 import { isTransactionTimeout } from './read-query.js';
 import { planNames, type TextPlan } from './text-plan.js';
@@ -40,12 +41,12 @@ export function visibleProperties(properties: Record<string, unknown>): { shown:
 }
 
 /**
- * The names the graph's index plans give (`$names` of src/graph/dialect.ts `nameOf`): for each
- * label, the entry of the latest plan that has it. A record that does not parse is passed over.
+ * The names the graph's index plans give (src/graph/node-name.ts): for each label, the entry of
+ * the latest plan that has it. A record that does not parse is passed over.
  */
-async function indexNames(tx: ManagedTransaction): Promise<ReturnType<typeof planNames>> {
+async function indexNames(tx: ManagedTransaction): Promise<PlanName[]> {
   const { records } = await tx.run(INDEX_PLANS);
-  const out: ReturnType<typeof planNames> = [];
+  const out: PlanName[] = [];
   const seen = new Set<string>();
   for (const r of records) {
     let plan: TextPlan;
@@ -80,23 +81,19 @@ export async function readNodeDetails(
     try {
       return await session.executeRead(
         async (tx) => {
-          const { records } = await tx.run(NODE_BY_DBID, {
-            id: neo4j.int(id),
-            names: await indexNames(tx),
-            scan: neo4j.int(NEIGHBOR_SCAN),
-            nameChars: neo4j.int(NEIGHBOR_NAME_CHARS),
-          });
+          const names = await indexNames(tx);
+          const { records } = await tx.run(NODE_BY_DBID, { id: neo4j.int(id), nameKeys: nameKeys(names), scan: neo4j.int(NEIGHBOR_SCAN) });
           const row = records[0];
           if (!row) throw new DomainError('not-found', 'unknown-node', `no node with dbId ${id} in graph "${database}"`);
           const node = row.get('n') as Node;
           const { shown, omitted } = visibleProperties(node.properties);
           return {
             dbId: id,
-            displayName: row.get('displayName') as string,
+            displayName: displayName(names, node.labels, row.get('nameFields') as NameFields, id),
             labels: node.labels,
             properties: shown,
             omitted_properties: omitted,
-            ...nodeContext(row.get('rels') as RawNeighbor[], row.get('degree'), NODE_NEIGHBORS),
+            ...nodeContext(row.get('rels') as RawNeighbor[], row.get('degree'), NODE_NEIGHBORS, names),
           };
         },
         { timeout: timeoutMs },

@@ -8,7 +8,7 @@ import neo4j, { type Node, type Relationship } from 'neo4j-driver';
 import { RESULT_GRAPH_NODES, RESULT_GRAPH_RELATIONSHIPS, type ResultGraph } from '../contract/graph.js';
 import { isIndexLabel } from './dialect.js';
 import { NEIGHBOR_LABELS, NEIGHBOR_NAME_CHARS } from './neighbors.js';
-import { ruleName } from './text-rules.js';
+import { displayName } from './node-name.js';
 
 /** Collects the graph of result values; {@link GraphCollector.graph} reads it out. */
 export interface GraphCollector {
@@ -29,16 +29,13 @@ export function dbIdOfNode(node: Node): number {
 }
 
 /**
- * The name shown for `node`, as `displayNameOf` in dialect.ts names a node no plan covers (a
- * query's result carries no plan): the rule's name (src/graph/text-rules.ts `ruleName`: never a
- * list, a number or a placeholder), else its first label and id. Whole numbers go to the rule as
- * bigints, as the database's type checks see them: an integer `name` is no name, an integer
- * `orderID` is an Order's own identifier.
+ * The name shown for `node`, as search names a node no plan covers (a query's result carries
+ * no plan): src/graph/node-name.ts `displayName` by the rule alone (never a list, a number or a
+ * placeholder; an integer `orderID` is an Order's own identifier), else its first label and id.
  */
 function nameOf(node: Node): string {
-  const props = Object.fromEntries(Object.entries(node.properties).map(([k, v]) => [k, neo4j.isInt(v) ? v.toBigInt() : v]));
-  const name = ruleName(node.labels, props) ?? `${node.labels[0] ?? 'Node'} #${dbIdOfNode(node)}`;
-  return name.slice(0, NEIGHBOR_NAME_CHARS);
+  // Every property: the rule passes over what cannot name (lists, floats, placeholders).
+  return displayName([], node.labels, Object.entries(node.properties), dbIdOfNode(node)).slice(0, NEIGHBOR_NAME_CHARS);
 }
 
 /** A collector keeping at most `maxNodes` nodes and `maxRelationships` relationships. */

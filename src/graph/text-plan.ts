@@ -241,7 +241,7 @@ export function planKeys(plan: TextPlan): Record<string, string[]> {
 }
 
 /**
- * The plan's names for the Cypher that names nodes (`$names`, src/graph/dialect.ts `nameOf`), in
+ * The plan's names for naming nodes (src/graph/node-name.ts `nodeName`), in
  * the order node-text.ts reads labels: explicit choices first, then the rest as planned. A
  * sampled label whose plan found no name is listed with no keys: the rule's weaker steps
  * (`title`, any `…Name`) then do not name its nodes either (an Order's `shipName` repeats its

@@ -10,8 +10,7 @@
  * (`contactTitle`, `jobTitle`) never names a node: a Supplier is "Exotic Liquids", not its
  * contact's "Purchasing Manager". A name must be short and tell the label's nodes apart (an
  * Order's `shipName` repeats its customer's name on every order: not a name). The same order,
- * without the sample's tests, is the rule for a node no plan names ({@link ruleName}; its Cypher
- * twin is `nameOf` in dialect.ts).
+ * without the sample's tests, names a node wherever it is shown (src/graph/node-name.ts).
  *
  * The body keeps strings that read as text; it leaves out identifiers, codes, dates, numbers
  * and booleans stored as strings, URLs and blobs (hex or base64 pictures, long unbroken tokens),
@@ -237,9 +236,11 @@ function ownNameKey(label: string, key: string): boolean {
 
 /**
  * The name candidates among `keys` of a node labelled `labels`, best first, by the rule in the
- * header; a pair is a first and last name. Within a step, keys go alphabetically.
+ * header; a pair is a first and last name. Within a step, keys go alphabetically. With
+ * `strongOnly`, only `displayName`, `name`, the label's own name and a first and last name: a
+ * label its plan found no name for is not named by `title`, another `…Name` or a party's name.
  */
-export function nameCandidates(labels: readonly string[], keys: readonly string[]): string[][] {
+export function nameCandidates(labels: readonly string[], keys: readonly string[], { strongOnly = false } = {}): string[][] {
   const sorted = [...keys].sort();
   const lower = new Map(sorted.map((k) => [k.toLowerCase(), k]));
   const out: string[][] = [];
@@ -253,6 +254,7 @@ export function nameCandidates(labels: readonly string[], keys: readonly string[
     sorted.find((k) => FIRST_NAME.test(k)),
     sorted.find((k) => LAST_NAME.test(k)),
   );
+  if (strongOnly) return out;
   add(lower.get('title'));
   const rest = sorted.filter((k) => NAME_KEY.test(k) && !JOB_TITLE.test(k));
   for (const k of rest) if (ORG_NAME.test(k)) add(k);
@@ -265,7 +267,7 @@ export function nameCandidates(labels: readonly string[], keys: readonly string[
 /** A value that can be a name: a string, not blank, not a placeholder; trimmed and cut to {@link NAME_CHARS}. */
 export function nameValue(value: unknown): string | null {
   if (typeof value !== 'string') return null;
-  // As the database reads it (dialect.ts `nameKeysOf`): a long value starting with this much blank names nothing.
+  // A long value starting with this much blank names nothing (the database sends only the lead of a long value: node-name.ts).
   if (value.length > NAME_LEAD_CHARS ? !value.slice(0, NAME_LEAD_CHARS).trim() : isPlaceholder(value)) return null;
   const v = value.slice(0, NAME_CHARS + NAME_LEAD_CHARS).trim();
   return v.length > NAME_CHARS ? `${v.slice(0, NAME_CHARS - 1)}…` : v;
@@ -275,33 +277,6 @@ export function nameValue(value: unknown): string | null {
 export function joinName(values: readonly unknown[]): string | null {
   if (!values.length || values.some((v) => nameValue(v) === null)) return null;
   return nameValue(values.map((v) => (v as string).trim()).join(' '));
-}
-
-/** The value of `key` on a node labelled `label` when it is the label's own identifier (`orderID` on Order): a string or an integer. */
-function ownId(label: string, key: string, value: unknown): string | null {
-  const m = /^(.+?)_?(id|ID|Id)$/.exec(key);
-  if (!m || norm(m[1]!).length < 3 || !norm(label).startsWith(norm(m[1]!))) return null;
-  // Whole numbers as the driver's integers (bigints here); a JS number is a float in the database.
-  if (typeof value === 'bigint') return String(value);
-  return nameValue(value);
-}
-
-/**
- * The name of a node no plan names, by the rule alone: the first candidate ({@link nameCandidates})
- * among the keys whose values can be names, joined by a space; else its label's own identifier
- * (`Order 10248`); else null. `props` holds plain values, the database's integers as bigints.
- */
-export function ruleName(labels: readonly string[], props: Readonly<Record<string, unknown>>): string | null {
-  const named = Object.keys(props).filter((k) => nameValue(props[k]) !== null);
-  const [keys] = nameCandidates(labels, named);
-  if (keys) return joinName(keys.map((k) => props[k]));
-  for (const label of labels) {
-    for (const key of Object.keys(props).sort()) {
-      const id = ownId(label, key, props[key]);
-      if (id !== null) return `${label} ${id}`;
-    }
-  }
-  return null;
 }
 
 /**

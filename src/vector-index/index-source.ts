@@ -16,6 +16,7 @@
  */
 import neo4j, { type Driver, type Record as Neo4jRecord } from 'neo4j-driver';
 import { TEXT_NODE_IDS, TEXT_NODES, TEXT_NODES_BY_ID, isIndexLabel } from '../graph/dialect.js';
+import { type NameFields, type PlanName, displayName, nameKeys, nodeName } from '../graph/node-name.js';
 import { planKeys, planNames, type TextPlan } from '../graph/text-plan.js';
 import { cutText } from '../lib/text.js';
 import type { ChunkRef } from './csv-cache.js';
@@ -72,17 +73,26 @@ export interface ChunkBatch {
 /** Records the driver pulls per round trip; the stream pauses when its buffer is full. */
 const FETCH_SIZE = 500;
 
-/** The parameters of the queries that read nodes' text under `plan` (src/graph/dialect.ts `hasText`). */
+/**
+ * The parameters of the queries that read nodes' text under `plan` (src/graph/dialect.ts
+ * `hasText`), and the name keys it names nodes by (`nameFieldsOf`).
+ */
 export function textParams(plan: TextPlan): Record<string, unknown> {
-  return { prop: plan.textProperty, textKeys: planKeys(plan), only: plan.only, names: planNames(plan) };
+  return { prop: plan.textProperty, textKeys: planKeys(plan), only: plan.only, nameKeys: nameKeys(planNames(plan)) };
 }
 
-/** A database row's text fields, as {@link composeNodeText} reads them. */
-export function nodeFields(get: (key: string) => unknown): NodeFields {
+/**
+ * A database row's text fields, as {@link composeNodeText} reads them, named under `names`
+ * (src/graph/text-plan.ts `planNames`): with `dbId`, by the name a result is shown by (with
+ * fallbacks: src/graph/node-name.ts `displayName`), else by its name alone (the chunks' header).
+ */
+export function nodeFields(get: (key: string) => unknown, names: readonly PlanName[], dbId?: unknown): NodeFields {
+  const labels = get('labels') as string[];
+  const fields = get('nameFields') as NameFields;
   return {
-    labels: get('labels') as string[],
+    labels,
     text: get('text'),
-    displayName: get('displayName') as string,
+    displayName: dbId === undefined ? nodeName(names, labels, fields) : displayName(names, labels, fields, dbId),
     props: get('props') as [string, unknown][],
   };
 }
@@ -119,10 +129,11 @@ export async function* streamTextNodes(
   skipped?: SkippedNodesLog,
 ): AsyncGenerator<TextNode> {
   const params = { ...textParams(plan), carryProps: carry?.plan.properties ?? [] };
+  const names = planNames(plan);
   const toNode = (record: Neo4jRecord): TextNode | null => {
     const nodeId = record.get('nodeId') as string;
     try {
-      const fields = nodeFields((k) => record.get(k));
+      const fields = nodeFields((k) => record.get(k), names);
       const text = composeNodeText(plan, fields, format);
       if (!text) return null;
       const node: TextNode = { nodeId, text: text.body, displayName: text.name, labels: fields.labels };

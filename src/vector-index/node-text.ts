@@ -71,7 +71,7 @@ export function composeNodeText(plan: TextPlan, node: NodeFields, format: TextFo
   const raw = new Map(node.props.map(([k, v]) => [k, v]));
   const values = new Map(node.props.map(([k, v]) => [k, asText(v)]));
   // The plan's name when its values are names (strings, not placeholders); else the rule's
-  // (the database's `nameOf`, which passes over what cannot be a name), so one odd node is
+  // (src/graph/node-name.ts `nodeName`, which passes over what cannot be a name), so one odd node is
   // named all the same.
   let name = '';
   for (const l of use) {

@@ -6,7 +6,7 @@
  * it (./node-text.ts) and cut, and the marker counts what was left out in both places and names
  * `/graph/node`, where the node's properties are.
  */
-import type { TextPlan } from '../graph/text-plan.js';
+import { planNames, type TextPlan } from '../graph/text-plan.js';
 import { boundText, codePointLength } from '../lib/text.js';
 import { nodeFields } from './index-source.js';
 import { composeNodeText, resultText } from './node-text.js';
@@ -38,11 +38,11 @@ export function nodePath(dbId: number, graph: string, defaultGraph: string): str
 
 /**
  * A search row's `text` under `plan`, at most `max` characters: `get` reads the row's columns
- * (`text`, `textSize`, `props` as `[key, value, size]`, `labels`, `displayName`); `rest` is
+ * (`text`, `textSize`, `props` as `[key, value, size]`, `labels`, `nameFields`, `dbId`); `rest` is
  * where the whole node can be read, named in the marker of a cut text.
  */
 export function hitText(plan: TextPlan, get: (key: string) => unknown, max: number, rest: string): string {
-  const composed = composeNodeText(plan, nodeFields(get));
+  const composed = composeNodeText(plan, nodeFields(get, planNames(plan), get('dbId')));
   if (!composed) return '';
   const text = resultText(composed);
   const props = (get('props') as [string, unknown, unknown][]).map(([, v, size]) => [v, size] as const);

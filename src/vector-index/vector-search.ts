@@ -38,7 +38,8 @@ import { type CarryPlan, inIndexOverfetch, labelField, propField } from './carry
 import { type GraphNames, readGraphNames } from '../graph/graph-names.js';
 import { readHeldNames } from '../graph/internal-names.js';
 import { createTtlCache } from '../lib/ttl-cache.js';
-import { NEIGHBOR_NAME_CHARS, NEIGHBOR_SCAN, nodeContext, type RawNeighbor } from '../graph/neighbors.js';
+import { NEIGHBOR_SCAN, nodeContext, type RawNeighbor } from '../graph/neighbors.js';
+import { displayName, type NameFields } from '../graph/node-name.js';
 import { unknownModel } from '../embeddings/embedders.js';
 import { toLuceneQuery } from './fulltext-query.js';
 import { createQueryVectors, type QueryVectors } from './query-vectors.js';
@@ -46,7 +47,7 @@ import { resolveIndexName } from './index-build.js';
 import { metaWrites, readIndexMeta } from './index-meta.js';
 import { textParams } from './index-source.js';
 import { hitText, nodePath } from './result-text.js';
-import type { TextPlan } from '../graph/text-plan.js';
+import { planNames, type TextPlan } from '../graph/text-plan.js';
 import { findModel } from '../contract/models.js';
 import type { RetrievalMode, SourceNode } from '../contract/search.js';
 import type { FilterPath, SearchRequest, VectorSearcher } from './types.js';
@@ -273,21 +274,23 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
       kf: neo4j.int(lists.kf),
       topK: neo4j.int(topK),
       scan: neo4j.int(NEIGHBOR_SCAN),
-      nameChars: neo4j.int(NEIGHBOR_NAME_CHARS),
     });
     if (filter?.inIndex) filter.chunkHits = records[0]?.has('chunkHits') ? Number(records[0].get('chunkHits')) : null;
-    // The text a result carries is the text that was indexed for it (./node-text.ts), bounded (./result-text.ts).
+    // The text a result carries is the text that was indexed for it (./node-text.ts), bounded (./result-text.ts);
+    // nodes are named as the index names them (src/graph/node-name.ts).
+    const names = planNames(text);
     return records.map((r): SourceNode => {
       const dbId = r.get('dbId') as number;
+      const labels = r.get('labels') as string[];
       const node: SourceNode = {
         dbId,
-        displayName: r.get('displayName') as string,
+        displayName: displayName(names, labels, r.get('nameFields') as NameFields, dbId),
         text: hitText(text, (k) => r.get(k), textChars, nodePath(dbId, graph, config.GRAPHDB_GRAPH)),
         score: r.get('score') as number,
-        labels: r.get('labels') as string[],
+        labels,
       };
       const rels = r.has('rels') ? (r.get('rels') as RawNeighbor[]) : undefined;
-      return rels ? { ...node, ...nodeContext(rels, r.get('degree'), neighbors) } : node;
+      return rels ? { ...node, ...nodeContext(rels, r.get('degree'), neighbors, names) } : node;
     });
   };
 

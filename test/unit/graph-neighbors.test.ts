@@ -5,7 +5,7 @@ const raw = (type: string, out: boolean, n: number, extra: Partial<RawNeighbor> 
   type,
   out,
   dbId: n,
-  displayName: `${type} ${n}`,
+  nameFields: [['name', `${type} ${n}`]],
   labels: ['Gene'],
   ...extra,
 });
@@ -33,7 +33,7 @@ describe('pickNeighbors', () => {
     const [p] = pickNeighbors(
       [
         raw('R', true, 1, {
-          displayName: 'x'.repeat(500),
+          nameFields: [['name', 'x'.repeat(500)]],
           labels: ['A', 'B', 'C', 'D', 'E'],
           dbId: { low: 7, high: 0, toNumber: () => 7, valueOf: () => 7 },
         }),

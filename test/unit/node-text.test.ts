@@ -15,7 +15,7 @@ const label = (l: Partial<LabelPlan> & Pick<LabelPlan, 'label' | 'source'>): Lab
   ...l,
 });
 const plan = (...labels: LabelPlan[]): TextPlan => ({ textProperty: 'text', only: null, labels });
-/** `displayName` stands for the database's rule name (src/graph/dialect.ts `nameOf`): '' when the rule finds none. */
+/** `displayName` stands for the rule's name (src/graph/node-name.ts `nodeName`): '' when the rule finds none. */
 const node = (labels: string[], props: Record<string, unknown>, text: unknown = null, displayName = ''): NodeFields => ({
   labels,
   text,

@@ -78,7 +78,7 @@ describe('hitText', () => {
     labels: [label({ label: 'Doc', source: 'explicit', name: ['title'], body: ['summary', 'notes', 'tags'] })],
   };
   const row = (cols: Record<string, unknown>) => (k: string) =>
-    ({ labels: ['Doc'], displayName: 'shown', text: null, textSize: null, props: [], ...cols })[k];
+    ({ labels: ['Doc'], dbId: 7, nameFields: [['title', 'shown']], text: null, textSize: null, props: [], ...cols })[k];
 
   it('returns a short text whole', () => {
     const get = row({

@@ -1,7 +1,7 @@
 /**
  * The rules that find a label's text in a sample: every skip reason, placeholders as missing
  * values, the order names are chosen in (a label's own name before a contact's or a job title),
- * an explicit choice split into name and body, and the rule that names a node no plan covers.
+ * an explicit choice split into name and body (naming a node by them: node-name.test.ts).
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -11,7 +11,6 @@ import {
   nameCandidates,
   nameValue,
   type PropertySample,
-  ruleName,
   skipReason,
   splitExplicit,
 } from '../../src/graph/text-rules.js';
@@ -31,7 +30,19 @@ describe('skipReason', () => {
   it('identifier: by key (id, …ID, _id, isbn, …Code, …Key) and by value (capitals only, letters mixed with digits, UUIDs)', () => {
     const byKey = { reason: 'identifier', detail: 'named as an identifier or code' };
     // `identifier` (WikiPathways' `ncbigene:842`, and on a label of one node, where no value rule can tell, a plain word).
-    for (const key of ['id', 'customerID', 'productId', 'product_id', 'isbn', 'zipCode', 'apiKey', 'idCard', 'uuid', 'identifier', 'geneIdentifier']) {
+    for (const key of [
+      'id',
+      'customerID',
+      'productId',
+      'product_id',
+      'isbn',
+      'zipCode',
+      'apiKey',
+      'idCard',
+      'uuid',
+      'identifier',
+      'geneIdentifier',
+    ]) {
       expect(skip(p(key, ['Alfreds Futterkiste', 'Ana Trujillo']))).toEqual({ property: key, ...byKey });
     }
     const byValue = { reason: 'identifier', detail: 'values look like identifiers' };
@@ -314,6 +325,12 @@ describe('nameCandidates', () => {
       ['shipName'],
     ]);
   });
+
+  it('with strongOnly, stops after the first and last name: no title, organisation, other …Name or party', () => {
+    const keys = ['shipName', 'companyName', 'title', 'albumTitle', 'gizmoName', 'name'];
+    expect(nameCandidates(['Gizmo'], keys, { strongOnly: true })).toEqual([['name'], ['gizmoName']]);
+    expect(nameCandidates(['Order'], ['shipName', 'title', 'companyName'], { strongOnly: true })).toEqual([]);
+  });
 });
 
 describe('placeholders and name values', () => {
@@ -331,26 +348,5 @@ describe('placeholders and name values', () => {
     const long = nameValue('x'.repeat(5_000_000))!;
     expect(long).toHaveLength(NAME_CHARS);
     expect(long.endsWith('…')).toBe(true);
-  });
-});
-
-describe('ruleName', () => {
-  it('names by the rule, passing over lists, numbers and placeholders', () => {
-    expect(
-      ruleName(['Supplier'], { companyName: 'Exotic Liquids', contactName: 'Charlotte Cooper', contactTitle: 'Purchasing Manager' }),
-    ).toBe('Exotic Liquids');
-    expect(ruleName(['Thing'], { name: ['gizmo', 'three'], title: 'Gizmo Three' })).toBe('Gizmo Three');
-    expect(ruleName(['Thing'], { displayName: 7, name: 'NULL', title: 'Real' })).toBe('Real');
-    expect(ruleName(['Employee'], { firstName: 'Nancy', lastName: 'Davolio', title: 'Sales Representative' })).toBe('Nancy Davolio');
-    expect(ruleName(['Employee'], { firstName: 'Nancy', lastName: ['Davolio'], title: 'Sales Representative' })).toBe(
-      'Sales Representative',
-    );
-  });
-
-  it("falls back to the label's own identifier, else nothing", () => {
-    expect(ruleName(['Order'], { orderID: '10248', customerID: 'VINET', freight: '32.38' })).toBe('Order 10248');
-    expect(ruleName(['Order_x1'], { orderId: 10248n })).toBe('Order_x1 10248');
-    expect(ruleName(['Order'], { orderID: ['a'], customerID: 'VINET' })).toBeNull();
-    expect(ruleName(['Thing'], { contactTitle: 'Boss', born: 1964 })).toBeNull();
   });
 });
