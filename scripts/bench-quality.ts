@@ -42,7 +42,8 @@
  * Redis. Options: --pathways <n> (400), --alpha 0.2,0.3 (hybrid variants by vector weight; default HYBRID_ALPHA),
  * --analyzer <name> (FULLTEXT_ANALYZER), --latency <n> (queries per mode timed, default 200),
  * --flips <n> (queries listed per set that lose or gain rank 1, default 8), --bm25-alone (full-text
- * and hybrid also without weighing hits by the share of the query's words, as before issue 37).
+ * and hybrid also with the scores alone, as before issue 37, and with only name chunks weighed by
+ * the share of the query's words they hold: src/graph/dialect.ts TERM_SHARE).
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -88,6 +89,7 @@ const SPECIES_PROP = 'wp_quality_species';
 /** Where the loader puts every description; the subset's is copied to PROP. */
 const SOURCE_PROP = 'wp_description';
 const INDEX = 'bench_quality_all_minilm';
+type TermShare = 'none' | 'names' | 'all';
 /** The index with discovery on: its own chunks beside the text-only index's. */
 const INDEX_DISCOVERED = 'bench_quality_all_minilm_discover';
 /** The loader's labels (scripts/load-wikipathways.ts): "the whole WikiPathways graph". */
@@ -96,7 +98,7 @@ const TOP_K = 10;
 const DISCOVER = values.discover ?? 'both';
 if (!['off', 'on', 'both'].includes(DISCOVER)) throw new Error(`--discover must be off, on or both, not ${DISCOVER}`);
 const FLIPS = Number(values.flips ?? 8);
-/** `--bm25-alone`: also the full-text and hybrid variants without the share of the query's words (as before issue 37). */
+/** `--bm25-alone`: also the full-text and hybrid variants without the share of the query's words (as before issue 37), and with it on name chunks only. */
 const BM25_ALONE = values['bm25-alone'] ?? false;
 /** Every text the bench embedded, by model (scripts/lib/quality-vectors.ts). */
 const VECTORS_DIR = `${process.env.BENCH_DATA_DIR ?? 'test-output/bench-data'}/quality-vectors`;
@@ -294,21 +296,26 @@ async function runMode(mode: 'off' | 'on', { graph, kv, embed, sets, subset, spe
   const perLabel = await chunksPerLabel(graph.driver, db, index);
 
   const alphas = (values.alpha ?? String(HYBRID_ALPHA)).split(',').map(Number);
-  const hybrids = (termShare: boolean, tag: string) =>
+  const hybrids = (termShare: TermShare, tag: string) =>
     alphas.map((alpha) => ({ name: `hybrid${alphas.length > 1 ? ` (α=${alpha})` : ''}${tag}`, mode: 'hybrid' as const, alpha, termShare }));
-  const variants: { name: string; mode: RetrievalMode; alpha?: number; termShare?: boolean }[] = [
+  const variants: { name: string; mode: RetrievalMode; alpha?: number; termShare?: TermShare }[] = [
     { name: 'vector', mode: 'vector' },
-    { name: 'fulltext', mode: 'fulltext' },
-    ...hybrids(true, ''),
-    // The full-text score before issue 37 (BM25 alone, no share of the query's words), beside.
+    { name: 'fulltext', mode: 'fulltext', termShare: 'all' },
+    ...hybrids('all', ''),
+    // The scores before issue 37 (no share of the query's words), and the share on name chunks only, beside.
     ...(BM25_ALONE
-      ? [{ name: 'fulltext, BM25 alone', mode: 'fulltext' as const, termShare: false }, ...hybrids(false, ', BM25 alone')]
+      ? [
+          { name: 'fulltext, BM25 alone', mode: 'fulltext' as const, termShare: 'none' as const },
+          ...hybrids('none', ', BM25 alone'),
+          { name: 'fulltext, names only', mode: 'fulltext' as const, termShare: 'names' as const },
+          ...hybrids('names', ', names only'),
+        ]
       : []),
   ];
   /** The variant whose per-query outcomes are compared between modes: the service's default. */
   const defaultVariant = Math.max(
     0,
-    variants.findIndex((v) => v.mode === 'hybrid' && v.alpha === HYBRID_ALPHA && v.termShare),
+    variants.findIndex((v) => v.mode === 'hybrid' && v.alpha === HYBRID_ALPHA && v.termShare === 'all'),
   );
   const searchers = variants.map((v) =>
     createVectorSearcher({ config: cfg, graph, embedders: embed }, { alpha: v.alpha, termShare: v.termShare }),

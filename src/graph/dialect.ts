@@ -323,26 +323,39 @@ export interface InIndexFilter {
  * must be written out there), and each row also says how many chunks it returned (`chunkHits`):
  * fewer than `$k` means no other chunk passes, so a filtered search need not ask again.
  */
-const vectorHits = (inIndex?: InIndexFilter) =>
+const vectorHits = (inIndex?: InIndexFilter, weigh = '') =>
   inIndex
     ? `
 MATCH (c:${quoteName(chunkLabel(inIndex.index))})
   SEARCH c IN (VECTOR INDEX ${quoteName(inIndex.index)} FOR $vector WHERE ${inIndex.where} LIMIT $k) SCORE AS score
-WITH collect({nodeId: c.nodeId, score: score}) AS chunks
+WITH collect({nodeId: c.nodeId, score: score${weigh}}) AS chunks
 UNWIND chunks AS h
 WITH size(chunks) AS chunkHits, h.nodeId AS nodeId, max(h.score) AS score`
     : `
 CALL db.index.vector.queryNodes($index, $k, $vector) YIELD node AS c, score
-WITH c.nodeId AS nodeId, max(score) AS score`;
+WITH c.nodeId AS nodeId, max(score${weigh}) AS score`;
 
 /**
- * The share of the query's words (`$terms`, lower-cased; empty: 1) that chunk `c`'s text holds.
- * A full-text hit's BM25 score is multiplied by it: BM25 divides by a chunk's length, so a
- * chunk that is a name alone (`Cholesterol (Metabolite)`, 2 words) matching one word of the
- * query outscored a pathway's text matching all of them (issue 37; docs/benchmarks.md
- * "Discovery beside text"). Substring test: a word inside a longer one counts.
+ * The share of the query's words (`$terms`, lower-cased; empty: 1) that chunk `c`'s text holds:
+ * a full-text hit's BM25 score is multiplied by it (`$shareAll`, the default), or only a name
+ * chunk's (a header without a body: a node with a name and no other text). BM25 divides by a
+ * chunk's length, so once discovery indexed 7,215 names of two or three words beside 553
+ * pathway texts, `Cholesterol (Metabolite)`, matching one word of "Cholesterol biosynthesis
+ * pathway", came before the pathway's own text (issue 37; docs/benchmarks.md "Discovery beside
+ * text": hybrid title recall@1 0.760 with discovery on, 0.920 with the share, 0.935 without
+ * the names). A name that is the whole query keeps its score. Substring test: a word inside a
+ * longer one counts.
  */
-const TERM_SHARE = `CASE size($terms) WHEN 0 THEN 1.0 ELSE toFloat(size([w IN $terms WHERE toLower(c.chunkText) CONTAINS w])) / size($terms) END`;
+const TERM_SHARE = ` * CASE WHEN size($terms) = 0 OR (NOT $shareAll AND c.chunkText CONTAINS '\\n') THEN 1.0
+    ELSE toFloat(size([w IN $terms WHERE toLower(c.chunkText) CONTAINS w])) / size($terms) END`;
+
+/**
+ * {@link TERM_SHARE} of name chunks only: hybrid's vector list. A name's vector is close to any
+ * query naming it, and the list is divided by its best score, so one such name lowered every
+ * pathway's part of the sum.
+ */
+const NAME_SHARE = ` * CASE WHEN size($terms) = 0 OR c.chunkText CONTAINS '\\n' THEN 1.0
+    ELSE toFloat(size([w IN $terms WHERE toLower(c.chunkText) CONTAINS w])) / size($terms) END`;
 
 /**
  * `$kf` full-text chunk hits for Lucene query `$q` (BM25, times {@link TERM_SHARE}), best score per source node; with
@@ -350,7 +363,7 @@ const TERM_SHARE = `CASE size($terms) WHEN 0 THEN 1.0 ELSE toFloat(size([w IN $t
  */
 const fulltextHits = (inIndex?: InIndexFilter) => `
 CALL db.index.fulltext.queryNodes($ftIndex, $q, {limit: $kf}) YIELD node AS c, score${inIndex ? `\nWHERE ${inIndex.where}` : ''}
-WITH c.nodeId AS nodeId, max(score * ${TERM_SHARE}) AS score`;
+WITH c.nodeId AS nodeId, max(score${TERM_SHARE}) AS score`;
 
 /**
  * Hybrid search in one round trip: both candidate lists, each node's score in each list
@@ -360,14 +373,14 @@ WITH c.nodeId AS nodeId, max(score * ${TERM_SHARE}) AS score`;
  * comparison. Scores lie in 0..1: 1 is first in both lists.
  */
 const hybridHits = (inIndex?: InIndexFilter) => `
-CALL () {${vectorHits(inIndex)}
+CALL () {${vectorHits(inIndex, NAME_SHARE)}
   RETURN collect({nodeId: nodeId, score: score}) AS vector, max(score) AS vtop${inIndex ? ', coalesce(max(chunkHits), 0) AS chunkHits' : ''}
 }
 CALL () {${fulltextHits(inIndex)}
   RETURN collect({nodeId: nodeId, score: score}) AS fulltext, max(score) AS ftop
 }
-UNWIND [x IN vector | {nodeId: x.nodeId, s: $alpha * x.score / vtop}]
-  + [x IN fulltext | {nodeId: x.nodeId, s: (1 - $alpha) * x.score / ftop}] AS hit
+UNWIND [x IN vector | {nodeId: x.nodeId, s: CASE vtop WHEN 0 THEN 0.0 ELSE $alpha * x.score / vtop END}]
+  + [x IN fulltext | {nodeId: x.nodeId, s: CASE ftop WHEN 0 THEN 0.0 ELSE (1 - $alpha) * x.score / ftop END}] AS hit
 WITH ${inIndex ? 'chunkHits, ' : ''}hit.nodeId AS nodeId, sum(hit.s) AS score`;
 
 /**

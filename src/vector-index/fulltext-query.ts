@@ -34,3 +34,17 @@ export function toLuceneQuery(text: string, maxTerms = MAX_QUERY_TERMS): string 
   }
   return words.length ? words.join(' ') : null;
 }
+
+/**
+ * The distinct words of `text` as the full-text index's analyzer cuts them (lower-cased runs
+ * of letters and digits: `HMG-CoA` → `hmg`, `coa`), at most `maxTerms`: what a hit's share of
+ * the query's words is counted over (src/graph/dialect.ts, full-text hits).
+ */
+export function queryTerms(text: string, maxTerms = MAX_QUERY_TERMS): string[] {
+  const out = new Set<string>();
+  for (const m of text.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)) {
+    out.add(m[0]);
+    if (out.size === maxTerms) break;
+  }
+  return [...out];
+}

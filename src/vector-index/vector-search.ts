@@ -41,7 +41,7 @@ import { createTtlCache } from '../lib/ttl-cache.js';
 import { NEIGHBOR_SCAN, nodeContext, type RawNeighbor } from '../graph/neighbors.js';
 import { displayName, type NameFields } from '../graph/node-name.js';
 import { unknownModel } from '../embeddings/embedders.js';
-import { toLuceneQuery } from './fulltext-query.js';
+import { queryTerms, toLuceneQuery } from './fulltext-query.js';
 import { createQueryVectors, type QueryVectors } from './query-vectors.js';
 import { resolveIndexName } from './index-build.js';
 import { metaWrites, readIndexMeta } from './index-meta.js';
@@ -170,6 +170,13 @@ export interface VectorSearcherOptions {
   alpha?: number;
   /** Vector-index chunk hits asked per wanted node in `vector` mode; default {@link OVERFETCH}. bench:search --recall compares others. */
   overfetch?: number;
+  /**
+   * Weigh hits by the share of the query's words they hold (src/graph/dialect.ts TERM_SHARE):
+   * `all` (default), every full-text hit and, in hybrid's vector list, chunks that are a name
+   * alone; `names`, name chunks only in both lists; `none`, the scores alone (as before issue 37).
+   * bench:quality compares them.
+   */
+  termShare?: 'none' | 'names' | 'all';
   /** Query embedding (cache and coalescing); default one of `QUERY_VECTOR_CACHE_SIZE` vectors over `deps.embedders`. */
   queryVectors?: QueryVectors;
 }
@@ -201,6 +208,7 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
   const prop = opts.textProperty ?? config.TEXT_PROPERTY;
   const alpha = opts.alpha ?? HYBRID_ALPHA;
   const overfetch = opts.overfetch ?? OVERFETCH;
+  const termShare = opts.termShare ?? 'all';
   const textChars = config.SEARCH_TEXT_MAX_CHARS;
 
   // A query with no known token embeds to zeros (null here), which has no cosine similarity to anything.
@@ -268,6 +276,9 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
       ...filter?.post?.params,
       ...filter?.inIndex?.params,
       ...textParams(text),
+      // The words a full-text hit's share is counted over (src/graph/dialect.ts TERM_SHARE); none: BM25 alone.
+      terms: termShare !== 'none' && typeof params.q === 'string' ? queryTerms(params.q) : [],
+      shareAll: termShare === 'all',
       textChars: neo4j.int(textChars),
       alpha,
       k: neo4j.int(lists.k),
