@@ -404,16 +404,21 @@ export async function loadMoviesNorthwind(
   }
 }
 
-/** DETACH DELETEs every node carrying one of the fixture's (suffixed) labels. */
-export async function removeMoviesNorthwind(driver: Driver, database: string, opts: MoviesNorthwindOptions = {}): Promise<void> {
+/** DETACH DELETEs every node carrying one of `labels`, in one transaction. */
+export async function removeLabelled(driver: Driver, database: string, labels: readonly string[]): Promise<void> {
   const session = driver.session({ database });
   try {
     await session.executeWrite(async (tx) => {
-      for (const label of moviesNorthwindLabels(opts)) await tx.run(`MATCH (n:${quoteName(label)}) DETACH DELETE n`);
+      for (const label of labels) await tx.run(`MATCH (n:${quoteName(label)}) DETACH DELETE n`);
     });
   } finally {
     await session.close();
   }
+}
+
+/** DETACH DELETEs every node carrying one of the fixture's (suffixed) labels. */
+export function removeMoviesNorthwind(driver: Driver, database: string, opts: MoviesNorthwindOptions = {}): Promise<void> {
+  return removeLabelled(driver, database, moviesNorthwindLabels(opts));
 }
 
 /** Where a descriptive question's words come from. */

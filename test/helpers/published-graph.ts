@@ -16,6 +16,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Driver, ManagedTransaction } from 'neo4j-driver';
 import { quoteName } from '../../src/graph/dialect.js';
+import { removeLabelled } from './movies-northwind.js';
 
 /** Where the published files are: `../shared/datasets/movies-northwind` beside the repo root. */
 export const PUBLISHED_GRAPH_DIR = fileURLToPath(new URL('../../../shared/datasets/movies-northwind/', import.meta.url));
@@ -162,13 +163,6 @@ export async function loadPublishedGraph(driver: Driver, database: string, opts:
 }
 
 /** DETACH DELETEs every node carrying one of the (suffixed) labels. */
-export async function removePublishedGraph(driver: Driver, database: string, opts: PublishedGraphOptions = {}): Promise<void> {
-  const session = driver.session({ database });
-  try {
-    await session.executeWrite(async (tx) => {
-      for (const label of publishedLabels(opts)) await tx.run(`MATCH (n:${quoteName(label)}) DETACH DELETE n`);
-    });
-  } finally {
-    await session.close();
-  }
+export function removePublishedGraph(driver: Driver, database: string, opts: PublishedGraphOptions = {}): Promise<void> {
+  return removeLabelled(driver, database, publishedLabels(opts));
 }
