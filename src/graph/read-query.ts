@@ -282,9 +282,8 @@ export async function runReadQuery(
         for await (const record of result) {
           total++;
           if (rows.length < limits.maxRows) {
-            const row: Record<string, Json> = {};
-            for (const key of columns) row[key] = toPlainJson(record.get(key), { onCut });
-            rows.push(row);
+            // fromEntries: a column named `__proto__` stays a column (an assignment would set the prototype).
+            rows.push(Object.fromEntries(columns.map((key) => [key, toPlainJson(record.get(key), { onCut })])));
             if (collector) raw.push(columns.map((key) => record.get(key)));
           } else if (total > countLimit) {
             exact = false;

@@ -53,6 +53,12 @@ afterAll(async () => {
 });
 
 describe('runReadQuery', () => {
+  it('keeps columns named like Object.prototype members as columns', async () => {
+    const r = await run('RETURN 1 AS `__proto__`, 2 AS `constructor`, 3 AS toString');
+    expect(Object.keys(r.rows[0]!)).toEqual(['__proto__', 'constructor', 'toString']);
+    expect(JSON.stringify(r.rows[0])).toBe('{"__proto__":1,"constructor":2,"toString":3}');
+  });
+
   it('returns nodes, relationships, paths and temporal values as plain JSON, vectors stripped', async () => {
     const r = await run(`MATCH p = (a:${L})-[r]->(b) RETURN a, r, b.tags AS tags, a.born AS born, p`);
     expect(r.columns).toEqual(['a', 'r', 'tags', 'born', 'p']);
