@@ -17,6 +17,7 @@ import { createEmbeddersFromConfig } from '../src/embeddings/embedders.js';
 import { searchQuery } from '../src/graph/dialect.js';
 import { createGraphStore } from '../src/graph/driver.js';
 import { dropSearchIndex } from '../src/vector-index/index-writer.js';
+import { textParams } from '../src/vector-index/index-source.js';
 import { candidateCount } from '../src/vector-index/vector-search.js';
 import { BENCH_MODEL, WIKIPATHWAYS_INDEX, WIKIPATHWAYS_PROP, benchConfig, benchModels, describeMachine, fmt } from './bench-common.js';
 import { type Created, ensureWikiPathwaysIndex, report, runLoad, startSearchServer } from './lib/search-bench.js';
@@ -101,7 +102,9 @@ async function localBench(args: string[]) {
           k: neo4j.int(candidateCount(TOP_K)),
           topK: neo4j.int(TOP_K),
           vector: vectors[i % vectors.length],
-          prop: WIKIPATHWAYS_PROP,
+          // The text plan's parameters of an index of one text property, as the searcher sends them.
+          ...textParams({ textProperty: WIKIPATHWAYS_PROP, only: null, labels: [] }),
+          textChars: neo4j.int(config.SEARCH_TEXT_MAX_CHARS),
         });
       } finally {
         await session.close();
