@@ -13,6 +13,7 @@
  * leaves out, so a check built on it can miss a wrong value but not invent one.
  */
 import { readPatterns } from './cypher-patterns.js';
+import { maskLiterals } from './read-guard.js';
 
 /** A value as written in the query, or a parameter. */
 export type ComparedValue =
@@ -53,42 +54,6 @@ const WRAPPERS = 'toLower|toUpper|lower|upper|trim|ltrim|rtrim|toString|toIntege
 const SUBJECT = `(?:(${WRAPPERS})\\s*\\(\\s*(${NAME})\\.(${NAME})\\s*\\)|(${NAME})\\.(${NAME})(?!\\s*\\())`;
 const OPERATOR = '<>|<=|>=|=~|=|<|>|\\bIN\\b|\\bSTARTS\\s+WITH\\b|\\bENDS\\s+WITH\\b|\\bCONTAINS\\b';
 const FLIP: Record<string, ComparisonOperator> = { '<': '>', '>': '<', '<=': '>=', '>=': '<=' };
-
-/**
- * The query with comments dropped, string literals replaced by `'#<n>'` (their text in
- * `strings`), backticks removed and spaces around dots closed.
- */
-export function maskLiterals(cypher: string): { code: string; strings: string[] } {
-  const strings: string[] = [];
-  let code = '';
-  for (let i = 0; i < cypher.length; i++) {
-    const ch = cypher[i]!;
-    const next = cypher[i + 1];
-    if (ch === '/' && next === '/') {
-      while (i < cypher.length && cypher[i] !== '\n') i++;
-      code += ' ';
-    } else if (ch === '/' && next === '*') {
-      const end = cypher.indexOf('*/', i + 2);
-      i = end < 0 ? cypher.length : end + 1;
-      code += ' ';
-    } else if (ch === "'" || ch === '"') {
-      let text = '';
-      for (i++; i < cypher.length && cypher[i] !== ch; i++) {
-        if (cypher[i] === '\\' && i + 1 < cypher.length) {
-          const e = cypher[++i]!;
-          text += e === 'n' ? '\n' : e === 't' ? '\t' : e;
-        } else text += cypher[i];
-      }
-      code += `'#${strings.length}'`;
-      strings.push(text);
-    } else if (ch === '`') {
-      const end = cypher.indexOf('`', i + 1);
-      code += cypher.slice(i + 1, end < 0 ? cypher.length : end);
-      i = end < 0 ? cypher.length : end;
-    } else code += ch;
-  }
-  return { code: code.replace(/\s*\.\s*/g, '.'), strings };
-}
 
 function parseValue(text: string, strings: string[], params: Record<string, unknown>): ComparedValue {
   const t = text.trim();

@@ -59,34 +59,48 @@ export class QueryRefusedError extends Error {
 }
 
 /**
- * The query's code only: comments dropped, string literals emptied (a search for 'use case' is
- * not a USE clause), backtick quotes removed and spaces around dots closed, so names compare
- * as the planner reads them.
+ * The query with comments dropped, string literals replaced by `'#<n>'` (their text in
+ * `strings`), backticks removed and spaces around dots closed.
  */
-export function codeOf(cypher: string): string {
-  let out = '';
+export function maskLiterals(cypher: string): { code: string; strings: string[] } {
+  const strings: string[] = [];
+  let code = '';
   for (let i = 0; i < cypher.length; i++) {
     const ch = cypher[i]!;
     const next = cypher[i + 1];
     if (ch === '/' && next === '/') {
       while (i < cypher.length && cypher[i] !== '\n') i++;
-      out += ' ';
+      code += ' ';
     } else if (ch === '/' && next === '*') {
       const end = cypher.indexOf('*/', i + 2);
       i = end < 0 ? cypher.length : end + 1;
-      out += ' ';
+      code += ' ';
     } else if (ch === "'" || ch === '"') {
-      for (i++; i < cypher.length && cypher[i] !== ch; i++) if (cypher[i] === '\\') i++;
-      out += "''";
+      let text = '';
+      for (i++; i < cypher.length && cypher[i] !== ch; i++) {
+        if (cypher[i] === '\\' && i + 1 < cypher.length) {
+          const e = cypher[++i]!;
+          text += e === 'n' ? '\n' : e === 't' ? '\t' : e;
+        } else text += cypher[i];
+      }
+      code += `'#${strings.length}'`;
+      strings.push(text);
     } else if (ch === '`') {
       const end = cypher.indexOf('`', i + 1);
-      out += cypher.slice(i + 1, end < 0 ? cypher.length : end);
+      code += cypher.slice(i + 1, end < 0 ? cypher.length : end);
       i = end < 0 ? cypher.length : end;
-    } else {
-      out += ch;
-    }
+    } else code += ch;
   }
-  return out.replace(/\s*\.\s*/g, '.');
+  return { code: code.replace(/\s*\.\s*/g, '.'), strings };
+}
+
+/**
+ * The query's code only: comments dropped, string literals emptied (a search for 'use case' is
+ * not a USE clause), backtick quotes removed and spaces around dots closed, so names compare
+ * as the planner reads them.
+ */
+export function codeOf(cypher: string): string {
+  return maskLiterals(cypher).code.replace(/'#\d+'/g, "''");
 }
 
 function deniedName(name: string): string | undefined {
