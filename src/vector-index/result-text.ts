@@ -9,7 +9,7 @@
 import { planNames, type TextPlan } from '../graph/text-plan.js';
 import { boundText, codePointLength } from '../lib/text.js';
 import { nodeFields } from './index-source.js';
-import { composeNodeText, resultText } from './node-text.js';
+import { composeNodeText, type NodeFields, resultText } from './node-text.js';
 
 /** A value as the composer joins it: a string, or a list of strings joined by ', ' (null for anything else). */
 const joined = (v: unknown): string | null =>
@@ -39,10 +39,17 @@ export function nodePath(dbId: number, graph: string, defaultGraph: string): str
 /**
  * A search row's `text` under `plan`, at most `max` characters: `get` reads the row's columns
  * (`text`, `textSize`, `props` as `[key, value, size]`, `labels`, `nameFields`, `dbId`); `rest` is
- * where the whole node can be read, named in the marker of a cut text.
+ * where the whole node can be read, named in the marker of a cut text. `fields`: the row's
+ * fields as the searcher already read them (it shows the same `displayName`), else read here.
  */
-export function hitText(plan: TextPlan, get: (key: string) => unknown, max: number, rest: string): string {
-  const composed = composeNodeText(plan, nodeFields(get, planNames(plan), get('dbId')));
+export function hitText(
+  plan: TextPlan,
+  get: (key: string) => unknown,
+  max: number,
+  rest: string,
+  fields: NodeFields = nodeFields(get, planNames(plan), get('dbId')),
+): string {
+  const composed = composeNodeText(plan, fields);
   if (!composed) return '';
   const text = resultText(composed);
   const props = (get('props') as [string, unknown, unknown][]).map(([, v, size]) => [v, size] as const);

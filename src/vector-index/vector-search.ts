@@ -39,13 +39,12 @@ import { type GraphNames, readGraphNames } from '../graph/graph-names.js';
 import { readHeldNames } from '../graph/internal-names.js';
 import { createTtlCache } from '../lib/ttl-cache.js';
 import { NEIGHBOR_SCAN, nodeContext, type RawNeighbor } from '../graph/neighbors.js';
-import { displayName, type NameFields } from '../graph/node-name.js';
 import { unknownModel } from '../embeddings/embedders.js';
 import { queryTerms, toLuceneQuery } from './fulltext-query.js';
 import { createQueryVectors, type QueryVectors } from './query-vectors.js';
 import { resolveIndexName } from './index-build.js';
 import { metaWrites, readIndexMeta } from './index-meta.js';
-import { textParams } from './index-source.js';
+import { nodeFields, textParams } from './index-source.js';
 import { hitText, nodePath } from './result-text.js';
 import { planNames, type TextPlan } from '../graph/text-plan.js';
 import { findModel } from '../contract/models.js';
@@ -292,13 +291,15 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
     const names = planNames(text);
     return records.map((r): SourceNode => {
       const dbId = r.get('dbId') as number;
-      const labels = r.get('labels') as string[];
+      const get = (k: string) => r.get(k);
+      // Named once: the result shows the name its text was composed with.
+      const fields = nodeFields(get, names, dbId);
       const node: SourceNode = {
         dbId,
-        displayName: displayName(names, labels, r.get('nameFields') as NameFields, dbId),
-        text: hitText(text, (k) => r.get(k), textChars, nodePath(dbId, graph, config.GRAPHDB_GRAPH)),
+        displayName: fields.displayName,
+        text: hitText(text, get, textChars, nodePath(dbId, graph, config.GRAPHDB_GRAPH), fields),
         score: r.get('score') as number,
-        labels,
+        labels: fields.labels as string[],
       };
       const rels = r.has('rels') ? (r.get('rels') as RawNeighbor[]) : undefined;
       return rels ? { ...node, ...nodeContext(rels, r.get('degree'), neighbors, names) } : node;
