@@ -335,6 +335,10 @@ WITH size(chunks) AS chunkHits, h.nodeId AS nodeId, max(h.score) AS score`
 CALL db.index.vector.queryNodes($index, $k, $vector) YIELD node AS c, score
 WITH c.nodeId AS nodeId, max(score${weigh}) AS score`;
 
+/** Cypher: `* share` of chunk `c`, the share of `$terms` its text holds, or `* 1.0` where `keep` holds. */
+const shareUnless = (keep: string) => ` * CASE WHEN size($terms) = 0 OR ${keep} THEN 1.0
+    ELSE toFloat(size([w IN $terms WHERE toLower(c.chunkText) CONTAINS w])) / size($terms) END`;
+
 /**
  * The share of the query's words (`$terms`, lower-cased; empty: 1) that chunk `c`'s text holds:
  * a full-text hit's BM25 score is multiplied by it (`$shareAll`, the default), or only a name
@@ -346,16 +350,14 @@ WITH c.nodeId AS nodeId, max(score${weigh}) AS score`;
  * the names). A name that is the whole query keeps its score. Substring test: a word inside a
  * longer one counts.
  */
-const TERM_SHARE = ` * CASE WHEN size($terms) = 0 OR (NOT $shareAll AND c.chunkText CONTAINS '\\n') THEN 1.0
-    ELSE toFloat(size([w IN $terms WHERE toLower(c.chunkText) CONTAINS w])) / size($terms) END`;
+const TERM_SHARE = shareUnless("(NOT $shareAll AND c.chunkText CONTAINS '\\n')");
 
 /**
  * {@link TERM_SHARE} of name chunks only: hybrid's vector list. A name's vector is close to any
  * query naming it, and the list is divided by its best score, so one such name lowered every
  * pathway's part of the sum.
  */
-const NAME_SHARE = ` * CASE WHEN size($terms) = 0 OR c.chunkText CONTAINS '\\n' THEN 1.0
-    ELSE toFloat(size([w IN $terms WHERE toLower(c.chunkText) CONTAINS w])) / size($terms) END`;
+const NAME_SHARE = shareUnless("c.chunkText CONTAINS '\\n'");
 
 /**
  * `$kf` full-text chunk hits for Lucene query `$q` (BM25, times {@link TERM_SHARE}), best score per source node; with
