@@ -23,10 +23,11 @@
  * cut by it; only undercounted runs are.
  *
  * Blobs inside prose are cut out before chunking ({@link cutBlobs}): base64 pictures, hex
- * hashes and other long unbroken ASCII runs, as src/graph/text-rules.ts defines a blob for a
- * whole property. A 26 KB base64 picture inside a description became 65 chunks of noise that
+ * hashes and other long unbroken ASCII runs, by the patterns text discovery uses for a
+ * whole property (src/lib/blob.ts). A 26 KB base64 picture inside a description became 65 chunks of noise that
  * matched nothing a user asks and pulled the node's vectors off its real topic.
  */
+import { BASE64_BLOB, HEX_BLOB, LONG_TOKEN } from '../lib/blob.js';
 
 /** Chunk size and overlap, in tokens. */
 export interface ChunkingOptions {
@@ -72,10 +73,6 @@ export const BLOB_MARKER = '[…]';
 
 /** Shortest run that can be a blob (a 32-digit hex hash). */
 const BLOB_MIN = /\S{32,}/;
-/** A run of non-space characters longer than this is not a word (src/graph/text-rules.ts `LONG_TOKEN`). */
-const LONG_TOKEN = 64;
-const HEX = /^(0x)?[0-9a-f]{32,}$/i;
-const BASE64 = /^[A-Za-z0-9+/]{40,}={0,2}$/;
 /** The short last line of MIME base64 (wrapped at 76 characters), after a blob. */
 const BASE64_TAIL = /^[A-Za-z0-9+/]+={1,2}$/;
 /** Punctuation around a word that is not part of it (quotes, brackets, a comma or full stop after it). */
@@ -91,8 +88,8 @@ const AROUND = /^[("'<[{]+|[)"'>\]},.;:!?]+$/g;
 function isBlob(token: string): boolean {
   if (!/^[\x21-\x7e]+$/.test(token)) return false;
   const core = token.replace(AROUND, '');
-  if (HEX.test(core)) return true;
-  if (BASE64.test(core) && /[0-9+/]/.test(core)) return true;
+  if (HEX_BLOB.test(core)) return true;
+  if (BASE64_BLOB.test(core) && /[0-9+/]/.test(core)) return true;
   return token.length > LONG_TOKEN && !token.includes('://');
 }
 

@@ -11,7 +11,7 @@
  * label's own identifier (`Order 10248`), then `Label #dbId`.
  */
 import neo4j from 'neo4j-driver';
-import { joinName, NAME_CHARS, NAME_LEAD_CHARS, nameCandidates, nameValue } from './text-rules.js';
+import { joinName, NAME_CHARS, NAME_LEAD_CHARS, nameCandidates, nameValue, norm } from './text-rules.js';
 
 /** A plan's name for one label (`keys` empty: the plan found that the label has no name). */
 export interface PlanName {
@@ -35,9 +35,6 @@ function wholeNumber(value: unknown): string | null {
   if (typeof value === 'number') return Number.isInteger(value) ? BigInt(value).toString() : null;
   return neo4j.isInt(value) ? value.toString() : null;
 }
-
-/** Lower case, letters and digits only (`Product_t1` → `productt1`), as text-rules.ts compares labels and keys. */
-const norm = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
 
 /** The value of `key` when it is `label`'s own identifier (`orderID` on Order): a whole number or a name. */
 function ownId(label: string, key: string, value: unknown): string | null {

@@ -23,6 +23,7 @@
  * and they never name a node or make a line of its text. `none`, `unknown` and `0` are kept:
  * they are answers as often as they are gaps.
  */
+import { BASE64_BLOB, HEX_BLOB, LONG_TOKEN } from '../lib/blob.js';
 
 /** Why a property is not part of a label's text. */
 export type SkipReason =
@@ -103,8 +104,6 @@ const MIN_FOR_RATIOS = 10;
 const NAME_MAX_CHARS = 120;
 /** Body properties kept per label; a label with more is most likely a record, not text. */
 export const MAX_BODY_PROPERTIES = 12;
-/** A run of non-space characters this long is not a word: a blob, a hash, an encoded file. */
-const LONG_TOKEN = 64;
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$/;
 const OTHER_DATE = /^\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}$/;
@@ -114,8 +113,6 @@ const BOOLEAN = /^(true|false|yes|no)$/i;
 const URL_LIKE = /:\/\/|^www\.|^[^\s@]+@[^\s@]+\.[a-z]{2,}$|#\S*#$/i;
 /** Keys that name a link or a file: `homePage`, `website`, `photoPath`, `imageUrl`, `email`. */
 const URL_KEY = /(url|uri|href|link|homepage|website|email|path)$/i;
-const HEX = /^(0x)?[0-9a-f]{32,}$/i;
-const BASE64 = /^[A-Za-z0-9+/]{40,}={0,2}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A word: three letters in a row, in any script. */
 const WORD = /\p{L}{3,}/u;
@@ -129,8 +126,8 @@ const PHONE = /^\+?[\d\s().\-/]*\d[\d\s().\-/]{5,}(\s*(ext|x)\.?\s*\d+)?$/i;
 const ID_KEY =
   /(^|_)([iI][dD]s?|uuid|guid|key|code|isbn|sku|identifiers?|UUID|GUID|KEY|CODE|ISBN|SKU|IDENTIFIERS?)$|^(id|uuid|guid)[A-Z_]|[a-z0-9](Id|ID|Ids|IDs|Uuid|UUID|Key|Code|Identifiers?)$/;
 
-/** Lower case, letters and digits only (`Product_t1` → `productt1`). */
-const norm = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+/** Lower case, letters and digits only (`Product_t1` → `productt1`): how labels and keys are compared. */
+export const norm = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
 
 /** A single value that is an identifier: a UUID, or one token mixing letters and digits (`A-1234`), or capitals only (`ALFKI`). */
 function idLike(v: string): boolean {
@@ -144,7 +141,7 @@ function valueKind(v: string): SkipReason | null {
   const s = v.trim();
   // Before the word check: a UUID of digits and a-f only has no word either, but it is an identifier.
   if (UUID.test(s)) return 'identifier';
-  if (HEX.test(s) || BASE64.test(s) || s.split(/\s+/).some((t) => t.length > LONG_TOKEN)) return 'blob';
+  if (HEX_BLOB.test(s) || BASE64_BLOB.test(s) || s.split(/\s+/).some((t) => t.length > LONG_TOKEN)) return 'blob';
   if (URL_LIKE.test(s)) return 'url';
   if (ISO_DATE.test(s) || OTHER_DATE.test(s)) return 'date';
   if (NUMBER.test(s)) return 'number';
