@@ -13,7 +13,7 @@ import { DomainError } from '../errors.js';
 import { readGraphNames } from '../graph/graph-names.js';
 import { graphPropertyNames, isIndexProperty, readHeldNames } from '../graph/internal-names.js';
 import { closeNames } from '../lib/close-names.js';
-import { readTextPlan } from '../graph/text-plan.js';
+import { type ChoiceSettings, readTextPlan, type TextChoice } from '../graph/text-plan.js';
 
 /** A setting's problems. */
 export interface SettingProblem {
@@ -60,27 +60,11 @@ export async function checkIndexSettings(deps: Pick<AppDeps, 'graph' | 'config'>
   const textProperty = config.TEXT_PROPERTY;
   const filters = config.INDEX_FILTER_PROPERTIES ?? [];
   // Each setting on its own, so that a wrong label in one does not hide a wrong property in the other.
+  const planOf = (choice: TextChoice, fromSettings: ChoiceSettings) =>
+    planErrors(() => readTextPlan(driver, database, { textProperty, choice, fromSettings, discover: false }));
   const [labels, properties, filterProps] = await Promise.all([
-    config.INDEX_LABELS.length
-      ? planErrors(() =>
-          readTextPlan(driver, database, {
-            textProperty,
-            choice: { labels: config.INDEX_LABELS },
-            fromSettings: { labels: 'INDEX_LABELS' },
-            discover: false,
-          }),
-        )
-      : [],
-    Object.keys(config.INDEX_PROPERTIES).length
-      ? planErrors(() =>
-          readTextPlan(driver, database, {
-            textProperty,
-            choice: { properties: config.INDEX_PROPERTIES },
-            fromSettings: { properties: 'INDEX_PROPERTIES' },
-            discover: false,
-          }),
-        )
-      : [],
+    config.INDEX_LABELS.length ? planOf({ labels: config.INDEX_LABELS }, { labels: 'INDEX_LABELS' }) : [],
+    Object.keys(config.INDEX_PROPERTIES).length ? planOf({ properties: config.INDEX_PROPERTIES }, { properties: 'INDEX_PROPERTIES' }) : [],
     filters.length ? filterErrors(deps, database, filters) : [],
   ]);
   const out: SettingProblem[] = [];
