@@ -13,7 +13,7 @@ import neo4j, { type Driver } from 'neo4j-driver';
 import type { FieldError } from '../contract/problem.js';
 import type { TextPlanBody } from '../contract/text-plan.js';
 import { DomainError } from '../errors.js';
-import { closeNames } from '../lib/close-names.js';
+import { closeNamesHint } from '../lib/close-names.js';
 import { isIndexLabel, quoteName } from './dialect.js';
 import { chooseLabelText, splitExplicit, type PropertySample, type SkippedProperty } from './text-rules.js';
 
@@ -113,9 +113,7 @@ const invalid = (errors: FieldError[], from: ChoiceSettings) => {
 const offered = (names: Iterable<string>) => [...names].filter((n) => !n.startsWith('__'));
 
 const unknown = (kind: string, name: string, known: Iterable<string>, path: string): FieldError => {
-  const close = closeNames(name, offered(known));
-  const hint = close.length ? `close names: ${close.map((n) => JSON.stringify(n)).join(', ')}` : 'no close name';
-  return { path, message: `unknown ${kind} ${JSON.stringify(name)}; ${hint}` };
+  return { path, message: `unknown ${kind} ${JSON.stringify(name)}; ${closeNamesHint(name, offered(known))}` };
 };
 
 /** A sampled type as words: `INTEGER NOT NULL` → `INTEGER`. */

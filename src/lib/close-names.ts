@@ -77,3 +77,9 @@ export function closeNames(wanted: string, candidates: Iterable<string>, limit =
     .slice(0, limit)
     .map((s) => s.name);
 }
+
+/** {@link closeNames} as the tail of an error message: `close names: "a", "b"`, or `no close name`. */
+export function closeNamesHint(wanted: string, candidates: Iterable<string>): string {
+  const close = closeNames(wanted, candidates);
+  return close.length ? `close names: ${close.map((n) => JSON.stringify(n)).join(', ')}` : 'no close name';
+}

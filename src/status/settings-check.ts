@@ -12,7 +12,7 @@ import type { AppDeps } from '../deps.js';
 import { DomainError } from '../errors.js';
 import { readGraphNames } from '../graph/graph-names.js';
 import { graphPropertyNames, isIndexProperty, readHeldNames } from '../graph/internal-names.js';
-import { closeNames } from '../lib/close-names.js';
+import { closeNamesHint } from '../lib/close-names.js';
 import { type ChoiceSettings, readTextPlan, type TextChoice } from '../graph/text-plan.js';
 
 /** A setting's problems. */
@@ -41,8 +41,7 @@ async function filterErrors(deps: Pick<AppDeps, 'graph'>, database: string, want
   const has = new Set(known);
   return wanted.flatMap((p, i) => {
     if (has.has(p)) return [];
-    const close = closeNames(p, known);
-    const hint = close.length ? `close names: ${close.map((n) => JSON.stringify(n)).join(', ')}` : 'no close name';
+    const hint = closeNamesHint(p, known);
     const why = isIndexProperty(p) ? " (a property of the search index's own nodes)" : '';
     return [{ path: `INDEX_FILTER_PROPERTIES.${i}`, message: `unknown property ${JSON.stringify(p)}${why}; ${hint}` }];
   });
