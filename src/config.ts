@@ -184,6 +184,12 @@ const EnvSchema = z.object({
     .int()
     .refine((n) => n === 0 || n >= 1_000, 'expected 0 (off) or at least 1000')
     .default(15_000),
+  /**
+   * Other registry models whose indexes of `GRAPHDB_GRAPH` the sync keeps in step, comma-separated,
+   * beside `EMBEDDING_MODEL`'s (always kept). Empty by default: an index built for another model
+   * (a comparison, a test) stays as built and costs the sync nothing.
+   */
+  INDEX_SYNC_MODELS: list,
   /** Chunks per index-build embedding batch on average (content-defined boundaries, a quarter to twice this; one CSV cache file and one write transaction each). */
   INDEX_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(512),
   /** Lifetime of an index build's lock in ms; refreshed while the build runs, so a crash frees it after this. */

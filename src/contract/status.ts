@@ -145,9 +145,15 @@ export const StatusSchema = z
               index: z.string(),
               model: z.string(),
               outcome: z.enum(['synced', 'busy', 'needs-build', 'failed']),
-              nodes: z.number().int().optional(),
-              batches_computed: z.number().int().optional(),
-              batches_skipped: z.number().int().optional(),
+              nodes_changed: z
+                .number()
+                .int()
+                .optional()
+                .describe('Nodes found new or changed (their values differ from what their chunks were made from)'),
+              nodes_deleted: z.number().int().optional().describe('Nodes whose chunks were removed (deleted, or no longer text)'),
+              chunks_embedded: z.number().int().optional().describe('Chunk texts sent to the embedding model'),
+              chunks_written: z.number().int().optional().describe('Chunk nodes created'),
+              chunks_kept: z.number().int().optional().describe('Chunk nodes of changed nodes kept: text unchanged, vector reused'),
               chunks_deleted: z.number().int().optional(),
               nodes_skipped: z
                 .number()
@@ -163,7 +169,11 @@ export const StatusSchema = z
             }),
           )
           .describe('What the last pass that found a change did, per index'),
-        error: z.string().nullable(),
+        busy: z
+          .array(z.string())
+          .optional()
+          .describe('Indexes a build or another instance was working on during the last pass (not an error: the next pass catches up)'),
+        error: z.string().nullable().describe('Why the last pass failed; null when it did not (a busy index is not a failure)'),
       })
       .nullable()
       .optional()

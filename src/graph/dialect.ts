@@ -9,10 +9,12 @@
  * `__Chunk_<name>` (one label per index, so several models can be indexed side by side for the
  * same graph), with properties `nodeId` (the source node's elementId), `chunk` (chunk number
  * within the source text), `batch` (the content key of the embedding batch it came from),
- * `chunkText` (the header naming the source node, then the chunk: what was embedded) and
- * `embedding` (float32 list). Three schema indexes belong to an index: the vector index
- * `<name>` on `embedding`, the full-text (Lucene) index `<name>__fulltext` on `chunkText`, and
- * the range index `<name>__batch` on `batch`. There is no relationship to the source node: a relationship
+ * `chunkText` (the header naming the source node, then the chunk: what was embedded),
+ * `embedding` (float32 list) and, on a node's chunk 0, `sig` (what its chunks were made from:
+ * {@link nodeSig}; the sync compares it with the node inside the database). Four schema indexes
+ * belong to an index: the vector index `<name>` on `embedding`, the full-text (Lucene) index
+ * `<name>__fulltext` on `chunkText`, and the range indexes `<name>__batch` on `batch` and
+ * `<name>__node` on `nodeId` (the sync's per-node reads and writes). There is no relationship to the source node: a relationship
  * would make a user's plain `DELETE n` fail and would show up among the graph's relationship
  * types. Schema overviews hide index data by one rule: {@link isIndexLabel}. Between builds a
  * chunk may point at a node that was deleted (search skips it: the node or its text is gone)
@@ -47,13 +49,18 @@ export function batchIndexName(indexName: string): string {
   return `${indexName}__batch`;
 }
 
+/** Name of the range index on the chunk nodes' `nodeId` property (the sync's per-node work). */
+export function nodeIndexName(indexName: string): string {
+  return `${indexName}__node`;
+}
+
 /** Name of the full-text (Lucene) index on the chunk nodes' `chunkText` property. */
 export function fulltextIndexName(indexName: string): string {
   return `${indexName}__fulltext`;
 }
 
 /** Cypher: true unless node `v` is a chunk node (chunk nodes are never indexed or shown). */
-const notIndexNode = (v: string) => `NOT any(l IN labels(${v}) WHERE l STARTS WITH '${INDEX_LABEL_PREFIX}')`;
+export const notIndexNode = (v: string) => `NOT any(l IN labels(${v}) WHERE l STARTS WITH '${INDEX_LABEL_PREFIX}')`;
 const NOT_INDEX_NODE = notIndexNode('n');
 
 /**
@@ -81,9 +88,30 @@ const textKeysOf = (v: string) => `reduce(ks = [], l IN labels(${v}) | ks + coal
  * Cypher: true when node `v` has text to index: its `$prop` string, or a label the plan reads
  * (`$textKeys`); with `$only` (a label list, or null for all) it must also carry one of those labels.
  */
-const hasText = (v: string) =>
+export const hasText = (v: string) =>
   `(${v}[$prop] IS :: STRING NOT NULL OR any(l IN labels(${v}) WHERE $textKeys[l] IS NOT NULL))
   AND ($only IS NULL OR any(l IN labels(${v}) WHERE l IN $only))`;
+
+/** Cypher: value `x` as one string for {@link nodeSig}: a string as it is, a list item by item, anything else as `toStringOrNull` writes it. */
+const valueSig = (x: string) => `CASE WHEN ${x} IS :: STRING NOT NULL THEN 's' + ${x}
+  WHEN ${x} IS :: LIST<ANY> NOT NULL THEN reduce(s = 'l', e IN ${x} | s + coalesce(toStringOrNull(e), '?') + '\\u001f')
+  ELSE 'v' + coalesce(toStringOrNull(${x}), '?') END`;
+
+/**
+ * Cypher: everything a node's chunks are made from, as one string: its labels, then each
+ * property that can reach them (`$prop`, the plan's keys for its labels, its name candidates
+ * and the carried `$carryProps`) with its value. Written on the node's chunk 0 by the build and
+ * the sync, and compared with the node inside the database by the sync's change check
+ * (src/graph/chunk-store.ts), so finding what changed sends no text over the wire and
+ * tokenises nothing. Cypher has no hash function, so this is the values themselves; a key's
+ * order follows the node's storage, and a node whose properties were rewritten in another order
+ * is seen as changed once (its chunks are then found unchanged and kept).
+ */
+export const nodeSig = (
+  v: string,
+) => `[tk IN [${textKeysOf(v)}] | reduce(s = reduce(t = '', l IN labels(${v}) | t + l + '\\u001e'), k IN keys(${v}) |
+  CASE WHEN k = $prop OR k IN tk OR k IN $carryProps OR k IN $nameKeys OR k =~ '(?i).*(name|title|id)'
+  THEN s + '\\u001d' + k + '=' + ${valueSig(`${v}[k]`)} ELSE s END)][0]`;
 
 /**
  * Cypher: value `x` as a search result reads it (`$textChars`): a string's first characters, a
@@ -134,7 +162,8 @@ RETURN collect(label) AS labels`;
 export const TEXT_NODES = `
 MATCH (n) WHERE ${hasText('n')} AND ${NOT_INDEX_NODE}
 WITH n ORDER BY id(n)
-RETURN id(n) AS seq, elementId(n) AS nodeId, ${textFields('n')}, [k IN $carryProps WHERE n[k] IS NOT NULL | [k, n[k]]] AS carried`;
+RETURN id(n) AS seq, elementId(n) AS nodeId, ${textFields('n')}, [k IN $carryProps WHERE n[k] IS NOT NULL | [k, n[k]]] AS carried,
+  ${nodeSig('n')} AS sig`;
 
 /**
  * The nodes {@link TEXT_NODES} reads after node id `$after`, in the same order, without reading
@@ -150,12 +179,15 @@ RETURN id(n) AS seq, elementId(n) AS nodeId`;
 export const TEXT_NODES_BY_ID = `
 MATCH (n) WHERE id(n) IN $ids AND ${hasText('n')} AND ${NOT_INDEX_NODE}
 WITH n ORDER BY id(n)
-RETURN id(n) AS seq, elementId(n) AS nodeId, ${textFields('n')}, [k IN $carryProps WHERE n[k] IS NOT NULL | [k, n[k]]] AS carried`;
+RETURN id(n) AS seq, elementId(n) AS nodeId, ${textFields('n')}, [k IN $carryProps WHERE n[k] IS NOT NULL | [k, n[k]]] AS carried,
+  ${nodeSig('n')} AS sig`;
 
 /** DDL and writes of one index, parameterised by its name. */
 export interface IndexStatements {
   /** Range index on `batch`, created before the first write (IF NOT EXISTS). */
   createBatchIndex: string;
+  /** Range index on `nodeId` (IF NOT EXISTS): the sync reads and replaces one node's chunks. */
+  createNodeIndex: string;
   /** Number of chunk nodes of one batch (`$key`). */
   countBatch: string;
   /** Number of chunk nodes of the index (count store: no scan). */
@@ -184,6 +216,8 @@ export interface IndexStatements {
   dropFulltextIndex: string;
   /** Drops the batch range index. */
   dropBatchIndex: string;
+  /** Drops the node range index. */
+  dropNodeIndex: string;
   /** Deletes every chunk node of the index (auto-commit transaction only). */
   deleteAll: string;
 }
@@ -197,7 +231,7 @@ WITH collect(old) AS olds
 FOREACH (o IN olds | DELETE o)
 WITH 1 AS one
 UNWIND $rows AS row
-CREATE (c:${label} {nodeId: row.nodeId, chunk: row.chunk, batch: $key, chunkText: row.text})`;
+CREATE (c:${label} {nodeId: row.nodeId, chunk: row.chunk, batch: $key, chunkText: row.text, sig: row.sig})`;
   const vectorIndex = (withFields: string) => `
 CREATE VECTOR INDEX ${quoteName(indexName)} IF NOT EXISTS
 FOR (c:${label}) ON (c.embedding)${withFields}
@@ -206,6 +240,7 @@ OPTIONS {indexConfig: {
   \`vector.hnsw.m\`: $m, \`vector.hnsw.ef_construction\`: $ef}}`;
   return {
     createBatchIndex: `CREATE INDEX ${quoteName(batchIndexName(indexName))} IF NOT EXISTS FOR (c:${label}) ON (c.batch)`,
+    createNodeIndex: `CREATE INDEX ${quoteName(nodeIndexName(indexName))} IF NOT EXISTS FOR (c:${label}) ON (c.nodeId)`,
     countBatch: `MATCH (c:${label} {batch: $key}) RETURN count(c) AS n`,
     countChunks: `MATCH (c:${label}) RETURN count(c) AS n`,
     writeBatch: `${writeBatch}
@@ -227,6 +262,7 @@ FOR (c:${label}) ON EACH [c.chunkText]
 OPTIONS {indexConfig: {\`fulltext.analyzer\`: $analyzer}}`,
     dropFulltextIndex: `DROP INDEX ${quoteName(fulltextIndexName(indexName))} IF EXISTS`,
     dropBatchIndex: `DROP INDEX ${quoteName(batchIndexName(indexName))} IF EXISTS`,
+    dropNodeIndex: `DROP INDEX ${quoteName(nodeIndexName(indexName))} IF EXISTS`,
     deleteAll: `MATCH (c:${label}) CALL (c) { DELETE c } IN TRANSACTIONS OF 10000 ROWS`,
   };
 }

@@ -19,7 +19,8 @@ import { withTimeout } from '../lib/timeout.js';
 import { previewTextPlan, resolveIndexName } from '../vector-index/index-build.js';
 import { readIndexMeta } from '../vector-index/index-meta.js';
 import { textParams } from '../vector-index/index-source.js';
-import { graphBookmark, readSyncState } from '../vector-index/index-sync.js';
+import { graphBookmark } from '../graph/bookmark.js';
+import { readSyncState } from '../vector-index/index-sync.js';
 import { textPlanBody, type TextPlan } from '../graph/text-plan.js';
 import { checkIndexSettings, hasIndexSettings, type SettingProblem } from './settings-check.js';
 
@@ -130,6 +131,7 @@ export function createStatusReporter(deps: AppDeps, opts: StatusReporterOptions 
       synced_at: state.syncedAt,
       behind_seconds: state.behindSince === null || inStep ? null : Math.round((Date.now() - state.behindSince) / 1000),
       last: state.last,
+      busy: state.busy,
       error: state.error,
     };
   };

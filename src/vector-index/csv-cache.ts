@@ -36,6 +36,8 @@ export interface ChunkRef {
   text: string;
   /** Filter values the chunk node carries (./carry.ts); not embedded, not part of the cache key. */
   carry?: Record<string, unknown>;
+  /** On a node's chunk 0: what its chunks were made from (src/graph/dialect.ts `nodeSig`); not part of the cache key. */
+  sig?: string;
 }
 
 /** A batch cache of one index. */

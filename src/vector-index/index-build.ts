@@ -18,10 +18,9 @@
 import type { Config } from '../config.js';
 import type { EmbedderPool } from '../embeddings/embedders.js';
 import { assertGraph, type GraphStore } from '../graph/driver.js';
-import { DomainError } from '../errors.js';
 import { COUNT_TEXT_NODES, TEXT_NODE_LABELS } from '../graph/dialect.js';
 import { type ChoiceSettings, readTextPlan, type TextChoice, type TextPlan } from '../graph/text-plan.js';
-import { chunkingChange, readIndexMeta, writeIndexMeta, type IndexSettings } from './index-meta.js';
+import { writeIndexMeta, type IndexSettings } from './index-meta.js';
 import { DEFAULT_TEXT_FORMAT, type TextFormat } from './node-text.js';
 import { unknownModel } from '../embeddings/embedders.js';
 import { batchKey, createCsvCache, storedBatchKey, type CacheFs } from './csv-cache.js';
@@ -76,12 +75,6 @@ export interface BuildIndexOptions {
   discover?: boolean;
   /** How property values are written into a node's text (bench:quality compares them); default {@link DEFAULT_TEXT_FORMAT}. */
   format?: TextFormat;
-  /**
-   * Bring the index in step with the graph as its last build made it (the sync): its recorded
-   * plan, choice and settings are kept, only labels new since then are discovered, and a changed
-   * model chunking or batch size is refused (that needs a full build). Other options are ignored.
-   */
-  sync?: boolean;
   /** Chunks per embedding batch; default `INDEX_BATCH_SIZE`. */
   batchSize?: number;
   /** Called once the build has started, after every batch and during index population (the CLI's progress bar, the HTTP event stream). */
@@ -245,29 +238,16 @@ export async function buildVectorIndex(deps: IndexBuildDeps, opts: BuildIndexOpt
       discover: opts.discover ?? config.INDEX_DISCOVER,
       choice: withDefaults(config, opts.choice),
     };
-    const recorded = opts.sync ? await readIndexMeta(driver, opts.graph, index) : null;
-    if (opts.sync && !recorded) {
-      throw new DomainError(
-        'conflict',
-        'sync-needs-build',
-        `vector index "${index}" has no record of its build; build it once to keep it in step`,
-      );
-    }
-    const change = recorded && chunkingChange(recorded.settings, now);
-    if (change)
-      throw new DomainError('conflict', 'sync-needs-build', `the chunking of vector index "${index}" changed (${change}); build it again`);
-    const settings = recorded ? { ...recorded.settings } : now;
+    const settings = now;
     const plan = await readTextPlan(driver, opts.graph, {
-      textProperty: recorded?.plan.textProperty ?? opts.textProperty ?? config.TEXT_PROPERTY,
+      textProperty: opts.textProperty ?? config.TEXT_PROPERTY,
       choice: settings.choice,
-      // A sync's choice is the one its build recorded; a build's parts not given are settings.
-      fromSettings: recorded ? undefined : settingsIn(opts.choice),
+      // The parts of the choice not given are settings.
+      fromSettings: settingsIn(opts.choice),
       discover: settings.discover,
-      previous: recorded?.plan,
     });
-    // A sync keeps what the build carried; a build carries filter values where the server's vector indexes take them.
-    const kept = recorded?.settings.carry;
-    const carry = recorded ? kept && { ...kept } : await planCarry(deps, opts.graph, plan);
+    // Filter values are carried where the server's vector indexes take them.
+    const carry = await planCarry(deps, opts.graph, plan);
     settings.carry = carry;
     const lists = new Set<string>();
     const embedder = await deps.embedders.get(opts.model);
@@ -354,19 +334,11 @@ export async function buildVectorIndex(deps: IndexBuildDeps, opts: BuildIndexOpt
     // content, so when the index holds as many chunks as the batches, nothing else is left.
     const chunksDeleted = await writer.deleteStale(keys, progress.chunksDone);
     await cache.prune(textKeys);
-    if (carry) carry.lists = [...lists].sort();
-    // Recorded by builds only: a sync that rewrote the record for this would trigger another pass.
-    if (carry && !recorded) carry.chunksPerNode = Math.round((10 * progress.chunksDone) / Math.max(1, progress.nodesTotal)) / 10;
-    // A sync records the plan only when it planned new labels (or a carried property began or
-    // ceased to hold lists), so an unchanged graph stays unwritten.
-    const labelsOf = (p: TextPlan) => JSON.stringify(p.labels.map((l) => l.label));
-    if (
-      !recorded ||
-      labelsOf(recorded.plan) !== labelsOf(plan) ||
-      JSON.stringify(recorded.settings.carry ?? null) !== JSON.stringify(carry)
-    ) {
-      await writeIndexMeta(driver, opts.graph, index, plan, settings);
+    if (carry) {
+      carry.lists = [...lists].sort();
+      carry.chunksPerNode = Math.round((10 * progress.chunksDone) / Math.max(1, progress.nodesTotal)) / 10;
     }
+    await writeIndexMeta(driver, opts.graph, index, plan, settings);
     timings.cleanupMs = performance.now() - t;
 
     // The first `indexing` report comes from the poll, with the real percentage.
@@ -398,7 +370,7 @@ export async function buildVectorIndex(deps: IndexBuildDeps, opts: BuildIndexOpt
       skipped: skipped.state,
       timings,
     };
-    log[skipped.state.count ? 'warn' : 'info'](opts.sync ? 'index synced' : 'index build finished', {
+    log[skipped.state.count ? 'warn' : 'info']('index build finished', {
       ...result,
       plan: undefined,
       timings: undefined,

@@ -35,6 +35,8 @@ export interface TextNode {
   labels?: readonly string[];
   /** Filter values its chunks carry (./carry.ts); absent when the index carries none. */
   carry?: Record<string, unknown>;
+  /** What its chunks are made from (src/graph/dialect.ts `nodeSig`), recorded on its chunk 0. */
+  sig?: string;
 }
 
 /**
@@ -107,6 +109,27 @@ export interface CarryState {
 const WINDOW = 256;
 
 /**
+ * A database row of {@link streamTextNodes} as a node to index, or null when it has no text
+ * under `plan`; throws when its content cannot be composed (the caller decides what to do).
+ */
+export function rowReader(plan: TextPlan, format?: TextFormat, carry?: CarryState): (record: Neo4jRecord) => TextNode | null {
+  const names = planNames(plan);
+  return (record) => {
+    const fields = nodeFields((k) => record.get(k), names);
+    const text = composeNodeText(plan, fields, format);
+    if (!text) return null;
+    const node: TextNode = { nodeId: record.get('nodeId') as string, text: text.body, displayName: text.name, labels: fields.labels };
+    const sig = record.get('sig') as string | null;
+    if (sig !== null) node.sig = sig;
+    if (carry) node.carry = carriedValues(carry.plan, fields.labels, record.get('carried') as [string, unknown][], carry.lists);
+    return node;
+  };
+}
+
+/** The query parameters of the text-node reads: the plan's ({@link textParams}) and the carried properties. */
+export const readParams = (plan: TextPlan, carry?: CarryState) => ({ ...textParams(plan), carryProps: carry?.plan.properties ?? [] });
+
+/**
  * Streams every node with text under `plan`, in node id order, from one query: the database
  * scans and sorts once, and the driver pulls records as they are consumed (it pauses the stream
  * when its buffer passes the fetch size), so memory stays bounded however large the graph is.
@@ -128,20 +151,14 @@ export async function* streamTextNodes(
   carry?: CarryState,
   skipped?: SkippedNodesLog,
 ): AsyncGenerator<TextNode> {
-  const params = { ...textParams(plan), carryProps: carry?.plan.properties ?? [] };
-  const names = planNames(plan);
+  const params = readParams(plan, carry);
+  const read = rowReader(plan, format, carry);
   const toNode = (record: Neo4jRecord): TextNode | null => {
-    const nodeId = record.get('nodeId') as string;
     try {
-      const fields = nodeFields((k) => record.get(k), names);
-      const text = composeNodeText(plan, fields, format);
-      if (!text) return null;
-      const node: TextNode = { nodeId, text: text.body, displayName: text.name, labels: fields.labels };
-      if (carry) node.carry = carriedValues(carry.plan, fields.labels, record.get('carried') as [string, unknown][], carry.lists);
-      return node;
+      return read(record);
     } catch (err) {
       if (!skipped) throw err;
-      skipped.add(nodeId, err);
+      skipped.add(record.get('nodeId') as string, err);
       return null;
     }
   };
@@ -159,49 +176,71 @@ export async function* streamTextNodes(
   } finally {
     await session.close();
   }
-  yield* readByWindows(driver, database, { ...params, after: neo4j.int(after) }, toNode, skipped);
-}
-
-/** The rest of {@link streamTextNodes} after its stream failed: ids listed once, rows read by window. */
-async function* readByWindows(
-  driver: Driver,
-  database: string,
-  params: Record<string, unknown>,
-  toNode: (record: Neo4jRecord) => TextNode | null,
-  skipped: SkippedNodesLog,
-): AsyncGenerator<TextNode> {
-  type Ref = { seq: number; nodeId: string };
-  const read = async function* (refs: Ref[]): AsyncGenerator<TextNode> {
-    let records: Neo4jRecord[];
-    try {
-      const ids = refs.map((r) => neo4j.int(r.seq));
-      ({ records } = await driver.executeQuery(TEXT_NODES_BY_ID, { ...params, ids }, { database, routing: 'READ' }));
-    } catch (err) {
-      if (!isValueError(err)) throw err;
-      if (refs.length === 1) return skipped.add(refs[0]!.nodeId, err);
-      const half = Math.ceil(refs.length / 2);
-      yield* read(refs.slice(0, half));
-      yield* read(refs.slice(half));
-      return;
+  const session2 = driver.session({ database, defaultAccessMode: neo4j.session.READ, fetchSize: FETCH_SIZE });
+  try {
+    let refs: NodeRef[] = [];
+    for await (const record of session2.run(TEXT_NODE_IDS, { ...params, after: neo4j.int(after) })) {
+      refs.push({ seq: Number(record.get('seq')), nodeId: record.get('nodeId') as string });
+      if (refs.length < WINDOW) continue;
+      for await (const record of readRowsById(driver, database, params, refs, skipped)) {
+        const node = toNode(record);
+        if (node) yield node;
+      }
+      refs = [];
     }
-    for (const record of records) {
+    for await (const record of readRowsById(driver, database, params, refs, skipped)) {
       const node = toNode(record);
       if (node) yield node;
     }
-  };
-  const session = driver.session({ database, defaultAccessMode: neo4j.session.READ, fetchSize: FETCH_SIZE });
-  try {
-    let refs: Ref[] = [];
-    for await (const record of session.run(TEXT_NODE_IDS, params)) {
-      refs.push({ seq: Number(record.get('seq')), nodeId: record.get('nodeId') as string });
-      if (refs.length < WINDOW) continue;
-      yield* read(refs);
-      refs = [];
-    }
-    if (refs.length) yield* read(refs);
   } finally {
-    await session.close();
+    await session2.close();
   }
+}
+
+/** A node to read by id: `id(n)` and its elementId. */
+export interface NodeRef {
+  seq: number;
+  nodeId: string;
+}
+
+/**
+ * The rows of {@link streamTextNodes}' query for the nodes `refs` (a lookup by id, no scan); a
+ * read that fails on a node's values is halved until the node that fails it is alone, and that
+ * node is added to `skipped`. Nodes that no longer have text under the plan return no row.
+ */
+export async function* readRowsById(
+  driver: Driver,
+  database: string,
+  params: Record<string, unknown>,
+  refs: readonly NodeRef[],
+  skipped: SkippedNodesLog,
+): AsyncGenerator<Neo4jRecord> {
+  if (!refs.length) return;
+  let records: Neo4jRecord[];
+  try {
+    const ids = refs.map((r) => neo4j.int(r.seq));
+    ({ records } = await driver.executeQuery(TEXT_NODES_BY_ID, { ...params, ids }, { database, routing: 'READ' }));
+  } catch (err) {
+    if (!isValueError(err)) throw err;
+    if (refs.length === 1) return skipped.add(refs[0]!.nodeId, err);
+    const half = Math.ceil(refs.length / 2);
+    yield* readRowsById(driver, database, params, refs.slice(0, half), skipped);
+    yield* readRowsById(driver, database, params, refs.slice(half), skipped);
+    return;
+  }
+  yield* records;
+}
+
+/**
+ * The texts of a node's chunks: its header, a newline, then each piece `chunk` cuts its body
+ * into (just the piece for a node with no header); a node with a name and no other text (a
+ * person, a category; or a text that was only blobs) is one chunk, its header.
+ */
+export function nodeChunkTexts(node: TextNode, chunk: (text: string) => string[]): string[] {
+  const header = chunkHeader(node.displayName, node.labels);
+  const pieces = node.text ? chunk(node.text) : [];
+  if (!pieces.length) return header ? [header] : [];
+  return pieces.map((piece) => (header && piece ? `${header}\n${piece}` : header || piece));
 }
 
 /** 32-bit FNV-1a of a string: cheap, stable across runs and platforms. */
@@ -239,27 +278,24 @@ export async function* chunkBatches(
   let index = 0;
   let nodesDone = 0;
   for await (const node of nodes) {
-    let header: string;
-    let pieces: string[];
+    let texts: string[];
     try {
-      header = chunkHeader(node.displayName, node.labels);
-      pieces = node.text ? chunk(node.text) : [];
+      texts = nodeChunkTexts(node, chunk);
     } catch (err) {
       if (!skipped) throw err;
       skipped.add(node.nodeId, err);
       nodesDone++;
       continue;
     }
-    // A node with a name and no other text (a person, a category; or a text that was only blobs) is one chunk: its header.
-    if (!pieces.length && header) pieces = [''];
-    for (let i = 0; i < pieces.length; i++) {
-      const piece = pieces[i]!;
-      const text = header && piece ? `${header}\n${piece}` : header || piece;
-      current.push(node.carry ? { nodeId: node.nodeId, chunk: i, text, carry: node.carry } : { nodeId: node.nodeId, chunk: i, text });
+    for (let i = 0; i < texts.length; i++) {
+      const ref: ChunkRef = { nodeId: node.nodeId, chunk: i, text: texts[i]! };
+      if (node.carry) ref.carry = node.carry;
+      if (i === 0 && node.sig !== undefined) ref.sig = node.sig;
+      current.push(ref);
       const closes = current.length >= max || (current.length >= min && fnv1a(`${node.nodeId}#${i}`) % modulus === 0);
       if (closes) {
         // A node whose last chunk closes the batch counts as done in it.
-        const done = i === pieces.length - 1 ? nodesDone + 1 : nodesDone;
+        const done = i === texts.length - 1 ? nodesDone + 1 : nodesDone;
         yield { index: index++, chunks: current, nodesDone: done };
         current = [];
       }

@@ -2,34 +2,33 @@
  * Keeps the indexes of the configured graph in step with it: nodes created, changed or deleted
  * directly in the database reach search without a build call.
  *
- * Noticing cheaply: Community Edition has no change feed, but the bookmark a read-only session
- * returns names the database's last committed write, and a transaction that changes nothing
- * leaves it as it was. A pass asks for it (one `RETURN 1`, about a millisecond of database
- * time) and stops there when it equals the bookmark the indexes were last in step at (kept in
- * Redis, `index-sync:<graph>`, so every instance shares it).
+ * Noticing cheaply (src/graph/bookmark.ts): a pass reads the database's bookmark and stops there
+ * when it equals the one the indexes were last in step at (kept in Redis through
+ * src/store/sync-state.ts, so every instance shares it).
  *
- * When the graph changed, each index of this deployment (the names `/status` lists: its
- * `VECTOR_INDEX_NAME`, and `<graph>_<model>` for other models) that has a build record
- * (src/vector-index/index-meta.ts) is brought in step by the build itself in sync mode: under the same per-index lock (so one
- * process at a time, and never beside a build), with the recorded plan and settings, it streams
- * the nodes, and only batches whose content changed are embedded and written; batches the graph
- * already holds cost one lookup each, and chunks of deleted or changed nodes are removed at
- * the end. A failure (database or model server down) leaves the recorded bookmark where it
- * was, so the next pass tries again; chunks are removed only after every batch was written, so
- * nothing is removed that could not be recomputed. A changed model chunking is refused (a
- * build's job), and said in `/status`. A node whose content fails is left out and the pass
- * completes (./skipped-nodes.ts): the result counts and names it, and the next pass tries it again.
+ * When the graph changed, each index this deployment keeps (the configured `VECTOR_INDEX_NAME`,
+ * and the derived names of the models in `INDEX_SYNC_MODELS`) that has a build record is brought
+ * in step node by node (./node-sync.ts): the database names the nodes whose values differ from
+ * what their chunks were made from, and only those are read, chunked and written; only chunk
+ * texts they did not have are embedded. Then the check runs again, from a bookmark read after
+ * the writes: when it finds nothing, the indexes are in step at that bookmark, so the sync's own
+ * writes never leave the graph looking changed, and a write that landed meanwhile is found and
+ * synced in the same pass (at most {@link MAX_ROUNDS} rounds; a graph written to without pause is
+ * caught up by the next pass). A failure (database or model server down) leaves the recorded
+ * bookmark where it was, so the next pass tries again; what was written stays written. A changed
+ * model chunking is refused (a build's job), and said in `/status`. Another process holding an
+ * index's lock (a build, another instance's pass) is `busy`, not an error.
  *
- * The sync's own writes change the bookmark too, so the pass after one that wrote finds
- * nothing to do and records the new bookmark. Passes are spaced by `INDEX_SYNC_INTERVAL_MS`,
- * and by at least three times the last pass's duration, so a large graph written to all the
- * time is synced continuously but with at most a quarter of the time spent on it.
+ * Passes are spaced by `INDEX_SYNC_INTERVAL_MS`, and by at least three times the last pass's
+ * duration, so a large graph written to all the time is synced continuously but with at most a
+ * quarter of the time spent on it.
  */
-import neo4j, { type Driver } from 'neo4j-driver';
 import { DomainError } from '../errors.js';
-import { createKeys } from '../store/keys.js';
-import { buildVectorIndex, resolveIndexName, type IndexBuildDeps } from './index-build.js';
+import { graphBookmark } from '../graph/bookmark.js';
+import { readSyncState as readState, type SyncState, writeSyncState } from '../store/sync-state.js';
+import { resolveIndexName, type IndexBuildDeps } from './index-build.js';
 import { listIndexMeta } from './index-meta.js';
+import { syncIndexNodes } from './node-sync.js';
 import { findModel } from '../contract/models.js';
 
 /** What one index's sync did. */
@@ -38,9 +37,16 @@ export interface IndexSyncResult {
   model: string;
   /** `synced`, `busy` (a build or another instance held the lock), `needs-build` or `failed`. */
   outcome: 'synced' | 'busy' | 'needs-build' | 'failed';
-  nodes?: number;
-  batches_computed?: number;
-  batches_skipped?: number;
+  /** Nodes found new or changed. */
+  nodes_changed?: number;
+  /** Nodes whose chunks were removed (deleted, or no longer text under the plan). */
+  nodes_deleted?: number;
+  /** Chunk texts sent to the embedding model. */
+  chunks_embedded?: number;
+  /** Chunk nodes created. */
+  chunks_written?: number;
+  /** Chunk nodes of changed nodes kept (their text unchanged; vector reused). */
+  chunks_kept?: number;
   chunks_deleted?: number;
   /** Nodes left out because their content failed (./skipped-nodes.ts), when there were any. */
   nodes_skipped?: number;
@@ -54,48 +60,18 @@ export interface IndexSyncResult {
 export interface SyncPass {
   changed: boolean;
   results: IndexSyncResult[];
-  /** Database time of the change check, in ms (a pass on an unchanged graph costs only this). */
+  /** Database time of the bookmark read, in ms (a pass on an unchanged graph costs only this). */
   checkMs: number;
+  /** Check-and-sync rounds the pass ran (0 when the graph was unchanged). */
+  rounds: number;
 }
 
-/** The sync's state of a graph, as `/status` shows it. */
-export interface SyncState {
-  /** Unix ms of the last pass (changed or not); null before the first. */
-  checkedAt: number | null;
-  /** Unix ms of the last pass that brought every index in step. */
-  syncedAt: number | null;
-  /** Unix ms at which a pass first saw a change not yet synced; null when in step. */
-  behindSince: number | null;
-  /** The bookmark every index was in step at. */
-  bookmark: string | null;
-  last: IndexSyncResult[];
-  error: string | null;
-}
-
-/** The bookmark of the latest committed write of `database`, as a read-only session reports it. */
-export async function graphBookmark(driver: Driver, database: string): Promise<string> {
-  const session = driver.session({ database, defaultAccessMode: neo4j.session.READ });
-  try {
-    await session.run('RETURN 1');
-    return session.lastBookmarks().join(',');
-  } finally {
-    await session.close();
-  }
-}
-
-const num = (v: string | undefined) => (v ? Number(v) : null);
+/** Check-and-sync rounds per pass: the one that syncs, the one that confirms, one for a write that landed meanwhile. */
+export const MAX_ROUNDS = 3;
 
 /** Reads the sync state of `graph` (empty before the first pass). */
-export async function readSyncState(deps: Pick<IndexBuildDeps, 'kv'>, graph: string): Promise<SyncState> {
-  const h = await deps.kv.redis.hgetall(createKeys(deps.kv.prefix).indexSync(graph));
-  return {
-    checkedAt: num(h.checked_at),
-    syncedAt: num(h.synced_at),
-    behindSince: num(h.behind_since),
-    bookmark: h.bookmark || null,
-    last: h.last ? (JSON.parse(h.last) as IndexSyncResult[]) : [],
-    error: h.error || null,
-  };
+export function readSyncState(deps: Pick<IndexBuildDeps, 'kv'>, graph: string): Promise<SyncState<IndexSyncResult>> {
+  return readState<IndexSyncResult>(deps.kv, graph);
 }
 
 /** Brings one index in step; never throws (the outcome says what happened). */
@@ -103,14 +79,16 @@ async function syncOne(deps: IndexBuildDeps, graph: string, index: string, model
   const t = performance.now();
   const ms = () => Math.round(performance.now() - t);
   try {
-    const r = await buildVectorIndex(deps, { graph, model, indexName: index, sync: true });
+    const r = await syncIndexNodes(deps, { graph, model, indexName: index });
     return {
       index,
       model,
       outcome: 'synced',
-      nodes: r.nodes,
-      batches_computed: r.batches_computed,
-      batches_skipped: r.batches_skipped,
+      nodes_changed: r.nodesChanged,
+      nodes_deleted: r.nodesDeleted,
+      chunks_embedded: r.chunksEmbedded,
+      chunks_written: r.chunksWritten,
+      chunks_kept: r.chunksKept,
       chunks_deleted: r.chunksDeleted,
       ...(r.skipped.count
         ? { nodes_skipped: r.skipped.count, skipped: r.skipped.nodes.map((n) => ({ node_id: n.nodeId, reason: n.reason })) }
@@ -126,36 +104,71 @@ async function syncOne(deps: IndexBuildDeps, graph: string, index: string, model
   }
 }
 
+/** The recorded indexes of `graph` this deployment keeps in step, with their models. */
+async function keptIndexes(deps: IndexBuildDeps, graph: string): Promise<{ index: string; model: string }[]> {
+  const models = new Set([deps.config.EMBEDDING_MODEL, ...deps.config.INDEX_SYNC_MODELS]);
+  const out: { index: string; model: string }[] = [];
+  for (const { index, settings } of await listIndexMeta(deps.graph.driver, graph)) {
+    // An index of a model no longer in the registry cannot be embedded for; it stays as built.
+    if (!findModel(settings.model) || !models.has(settings.model)) continue;
+    // Only the names this deployment searches: another deployment sharing the database keeps its own.
+    if (resolveIndexName(deps.config, graph, settings.model) === index) out.push({ index, model: settings.model });
+  }
+  return out;
+}
+
+/** True when a round's sync of an index found something to do (beyond nodes it had to leave out). */
+const foundWork = (r: IndexSyncResult) =>
+  r.outcome === 'synced' && (r.nodes_changed ?? 0) - (r.nodes_skipped ?? 0) + (r.nodes_deleted ?? 0) > 0;
+
+/** Adds round `r`'s counts into `into` (same index); the outcome and error are the latest round's. */
+function addRound(into: IndexSyncResult, r: IndexSyncResult): IndexSyncResult {
+  const sum = (k: keyof IndexSyncResult) => ((into[k] as number | undefined) ?? 0) + ((r[k] as number | undefined) ?? 0);
+  const counts = ['nodes_changed', 'nodes_deleted', 'chunks_embedded', 'chunks_written', 'chunks_kept', 'chunks_deleted'] as const;
+  const merged: IndexSyncResult = { ...r, ms: into.ms + r.ms };
+  if (r.outcome === 'synced') for (const k of counts) merged[k] = sum(k);
+  return merged;
+}
+
 /**
- * One pass over `graph`: the change check, then (when changed) a sync of each recorded index.
- * The state records the new bookmark only when every index is in step.
+ * One pass over `graph`: the bookmark check, then (when changed) rounds of check-and-sync of
+ * each kept index until a round finds nothing. The state records the bookmark read before
+ * that round when every index is in step.
  */
 export async function syncGraph(deps: IndexBuildDeps, graph: string, now: () => number = Date.now): Promise<SyncPass> {
-  const key = createKeys(deps.kv.prefix).indexSync(graph);
   const t = performance.now();
-  const bookmark = await graphBookmark(deps.graph.driver, graph);
+  let bookmark = await graphBookmark(deps.graph.driver, graph);
   const checkMs = performance.now() - t;
   const state = await readSyncState(deps, graph);
   if (state.bookmark === bookmark) {
-    await deps.kv.redis.hset(key, 'checked_at', String(now()));
-    return { changed: false, results: [], checkMs };
+    await writeSyncState(deps.kv, graph, { checkedAt: now() });
+    return { changed: false, results: [], checkMs, rounds: 0 };
   }
-  if (state.behindSince === null) await deps.kv.redis.hset(key, 'behind_since', String(now()));
-  const results: IndexSyncResult[] = [];
-  for (const { index, settings } of await listIndexMeta(deps.graph.driver, graph)) {
-    // An index of a model no longer in the registry cannot be embedded for; it stays as built.
-    if (!findModel(settings.model)) continue;
-    // Only the indexes this deployment searches (its VECTOR_INDEX_NAME, the derived names of other
-    // models): another deployment sharing the database, with its own lock prefix, keeps its own.
-    if (resolveIndexName(deps.config, graph, settings.model) !== index) continue;
-    results.push(await syncOne(deps, graph, index, settings.model));
+  if (state.behindSince === null) await writeSyncState(deps.kv, graph, { behindSince: now() });
+  const indexes = await keptIndexes(deps, graph);
+  const results = new Map<string, IndexSyncResult>();
+  let rounds = 0;
+  let settled = false;
+  while (rounds < MAX_ROUNDS && !settled) {
+    if (rounds > 0) bookmark = await graphBookmark(deps.graph.driver, graph);
+    rounds++;
+    const round: IndexSyncResult[] = [];
+    for (const { index, model } of indexes) round.push(await syncOne(deps, graph, index, model));
+    for (const r of round) results.set(r.index, results.has(r.index) ? addRound(results.get(r.index)!, r) : r);
+    // In step at `bookmark` when this round found nothing to do; a failed or busy index ends the pass.
+    if (round.some((r) => r.outcome === 'failed' || r.outcome === 'busy')) break;
+    settled = !round.some(foundWork);
   }
-  const done = results.every((r) => r.outcome === 'synced' || r.outcome === 'needs-build');
-  const error = results.find((r) => r.outcome === 'failed' || r.outcome === 'busy')?.error ?? '';
-  const fields: Record<string, string> = { checked_at: String(now()), last: JSON.stringify(results), error };
-  if (done) Object.assign(fields, { bookmark, synced_at: String(now()), behind_since: '' });
-  await deps.kv.redis.hset(key, fields);
-  return { changed: true, results, checkMs };
+  const last = [...results.values()];
+  const failed = last.find((r) => r.outcome === 'failed');
+  await writeSyncState(deps.kv, graph, {
+    checkedAt: now(),
+    last,
+    error: failed?.error ?? null,
+    busy: last.filter((r) => r.outcome === 'busy').map((r) => r.index),
+    ...(settled ? { bookmark, syncedAt: now(), behindSince: null } : {}),
+  });
+  return { changed: true, results: last, checkMs, rounds };
 }
 
 /** A running sync loop. */

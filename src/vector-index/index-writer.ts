@@ -79,7 +79,8 @@ export async function dropSearchIndex(driver: Driver, database: string, indexNam
   const q = indexStatements(indexName);
   await autoCommit(driver, database, q.deleteAll);
   await driver.executeQuery(DELETE_INDEX_META, { index: indexName }, { database });
-  for (const ddl of [q.dropVectorIndex, q.dropFulltextIndex, q.dropBatchIndex]) await driver.executeQuery(ddl, {}, { database });
+  for (const ddl of [q.dropVectorIndex, q.dropFulltextIndex, q.dropBatchIndex, q.dropNodeIndex])
+    await driver.executeQuery(ddl, {}, { database });
 }
 
 /**
@@ -110,7 +111,7 @@ export function toList(v: Float32Array): number[] {
  */
 function toRows(chunks: readonly ChunkRef[], vectors: readonly Float32Array[]) {
   return chunks.map((c, i) => {
-    const row = { nodeId: c.nodeId, chunk: neo4j.int(c.chunk), text: c.text, vector: toList(vectors[i]!) };
+    const row = { nodeId: c.nodeId, chunk: neo4j.int(c.chunk), text: c.text, sig: c.sig ?? null, vector: toList(vectors[i]!) };
     return c.carry ? { ...row, carry: c.carry } : row;
   });
 }
@@ -148,6 +149,8 @@ export function createIndexWriter(opts: IndexWriterOptions): IndexWriter {
     async prepare(timeoutMs) {
       await run(q.createBatchIndex);
       await run(AWAIT_INDEX, { name: batchIndexName(indexName), seconds: neo4j.int(300) });
+      // The sync's per-node reads; populated in the background over an earlier build's chunks.
+      await run(q.createNodeIndex);
       const existing = await indexState();
       if (existing && !existing.same) await run(q.dropVectorIndex);
       if (!existing?.same) {

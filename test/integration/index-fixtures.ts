@@ -63,7 +63,7 @@ export async function indexContent(driver: Driver, index: string): Promise<strin
     {},
     { database: 'neo4j' },
   );
-  return records.map((r) => `${r.get('n')}|${r.get('k')}|${r.get('b')}|${(r.get('e') as number[]).join(',')}`).sort();
+  return records.map((r) => `${r.get('n')}|${r.get('k')}|${r.get('b')}|${((r.get('e') as number[] | null) ?? []).join(',')}`).sort();
 }
 
 /** Deletes the fixture's nodes, the chunk nodes and schema indexes of `indexes`, and its data dir. */

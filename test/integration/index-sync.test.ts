@@ -33,7 +33,7 @@ const driver = deps.graph.driver;
 
 /** An embedder pool whose embedders count calls (and may fail or stall); `active` tracks overlap. */
 function countingPool(pool: EmbedderPool, opts: { fail?: boolean; delayMs?: number } = {}) {
-  const stats = { calls: 0, active: 0, maxActive: 0 };
+  const stats = { calls: 0, active: 0, maxActive: 0, texts: [] as string[] };
   const wrapped: EmbedderPool = {
     ...pool,
     async get(model) {
@@ -43,6 +43,7 @@ function countingPool(pool: EmbedderPool, opts: { fail?: boolean; delayMs?: numb
         chunk: (t: string) => real.chunk(t),
         async embed(texts: string[]) {
           stats.calls++;
+          stats.texts.push(...texts);
           stats.active++;
           stats.maxActive = Math.max(stats.maxActive, stats.active);
           try {
@@ -101,20 +102,38 @@ describe('index sync', () => {
     expect(pass.checkMs).toBeLessThan(1000);
   });
 
-  it('brings created, changed and deleted nodes into search, embedding only their batches', async () => {
+  it('brings created, changed and deleted nodes into search, embedding only their changed chunk texts', async () => {
     await q(`CREATE (:${quoteName(LABEL)} {title: 'Document new', summary: 'Quasar xylophones orbit zeppelins.'})`);
     await q(`MATCH (n:${quoteName(LABEL)} {title: 'Document 3'}) SET n.summary = 'Marmalade pyramids beside the fjord.'`);
     await q(`MATCH (n:${quoteName(LABEL)} {title: 'Document 7'}) DETACH DELETE n`);
+    // A value no chunk is made from, on an indexed node: the check passes it over.
+    await q(`MATCH (n:${quoteName(LABEL)} {title: 'Document 4'}) SET n.pages = 12`);
     expect(await names('xylophones')).toEqual([]);
+    const chunkNodes = await indexContent(driver, index);
     const { pool, stats } = countingPool(deps.embedders);
     const pass = await syncGraph({ ...deps, embedders: pool }, 'neo4j');
     expect(pass.changed).toBe(true);
     const r = pass.results.find((x) => x.index === index)!;
-    expect(r).toMatchObject({ outcome: 'synced', nodes: 120 });
-    expect(r.batches_computed).toBeGreaterThan(0);
-    expect(r.batches_computed).toBeLessThan(r.batches_computed! + r.batches_skipped!);
-    expect(r.chunks_deleted).toBeGreaterThan(0);
-    expect(stats.calls).toBe(r.batches_computed);
+    // The sync round and the round that confirms it (nothing left).
+    expect(pass.rounds).toBe(2);
+    expect(r).toMatchObject({
+      outcome: 'synced',
+      nodes_changed: 2,
+      nodes_deleted: 1,
+      chunks_embedded: 2,
+      chunks_written: 2,
+      chunks_kept: 0,
+    });
+    expect(r.chunks_deleted).toBe(2);
+    // The model received exactly the two new chunk texts, nothing of the 118 unchanged nodes.
+    expect(stats.texts.sort()).toEqual([
+      `Document 3 (${LABEL})\nMarmalade pyramids beside the fjord.`,
+      `Document new (${LABEL})\nQuasar xylophones orbit zeppelins.`,
+    ]);
+    // Every other chunk node is the very node it was (not rewritten).
+    const after = new Set((await indexContent(driver, index)).map((c) => JSON.stringify(c)));
+    const untouched = chunkNodes.filter((c) => after.has(JSON.stringify(c)));
+    expect(untouched.length).toBe(chunkNodes.length - 2);
 
     expect(await names('xylophones')).toEqual(['Document new']);
     expect(await names('marmalade pyramids')).toEqual(['Document 3']);
@@ -130,7 +149,7 @@ describe('index sync', () => {
     // /status says what the last pass did.
     const status = (await (await createApp(deps).request('/status')).json()) as { sync: { enabled: boolean; last: unknown[] } };
     expect(status.sync.enabled).toBe(false); // INDEX_SYNC_INTERVAL_MS=0 in tests
-    expect(status.sync.last).toContainEqual(expect.objectContaining({ index, outcome: 'synced', nodes: 120 }));
+    expect(status.sync.last).toContainEqual(expect.objectContaining({ index, outcome: 'synced', nodes_changed: 2 }));
   });
 
   it('leaves the index as it was when the model fails, and catches up on the next pass', async () => {

@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import neo4j from 'neo4j-driver';
-import { buildVectorIndex } from '../../src/vector-index/index-build.js';
+import { buildVectorIndex, resolveIndexName } from '../../src/vector-index/index-build.js';
+import { syncIndexNodes } from '../../src/vector-index/node-sync.js';
 import { createVectorSearcher } from '../../src/vector-index/vector-search.js';
 import { DATA_TOOLS } from '../../src/agent/data-tools.js';
 import { runTool, type ToolContext } from '../../src/agent/tools.js';
@@ -265,7 +266,7 @@ describe('inside the vector index (servers whose vector indexes take filter prop
       { database: 'neo4j' },
     );
     try {
-      await buildVectorIndex(deps, { graph: 'neo4j', model: MODEL, sync: true });
+      await syncIndexNodes(deps, { graph: 'neo4j', model: MODEL, indexName: resolveIndexName(deps.config, 'neo4j', MODEL) });
       expect(await yearOf(3)).toEqual([]);
       expect(await yearOf(1000)).toEqual([id3]);
     } finally {
@@ -274,7 +275,7 @@ describe('inside the vector index (servers whose vector indexes take filter prop
         { id: neo4j.int(id3!), y: neo4j.int(1993) },
         { database: 'neo4j' },
       );
-      await buildVectorIndex(deps, { graph: 'neo4j', model: MODEL, sync: true });
+      await syncIndexNodes(deps, { graph: 'neo4j', model: MODEL, indexName: resolveIndexName(deps.config, 'neo4j', MODEL) });
     }
   });
 });
@@ -293,13 +294,13 @@ describe('a carried property that begins to hold a list', () => {
       );
     await setKind(['probe', 'rover']);
     try {
-      await buildVectorIndex(deps, { graph: 'neo4j', model: MODEL, sync: true });
+      await syncIndexNodes(deps, { graph: 'neo4j', model: MODEL, indexName: resolveIndexName(deps.config, 'neo4j', MODEL) });
       const res = await kindIs('rover');
       expect(res.headers.get('search-filter')).toBe('post');
       expect(((await res.json()) as { dbId: number }[]).map((h) => h.dbId)).toEqual([id0]);
     } finally {
       await setKind('mission');
-      await buildVectorIndex(deps, { graph: 'neo4j', model: MODEL, sync: true });
+      await syncIndexNodes(deps, { graph: 'neo4j', model: MODEL, indexName: resolveIndexName(deps.config, 'neo4j', MODEL) });
     }
     expect((await kindIs('probe')).headers.get('search-filter')).toBe(vectorFilters ? 'index' : 'post');
   });

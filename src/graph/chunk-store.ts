@@ -1,0 +1,176 @@
+/**
+ * The sync's access to one index's chunk nodes (src/graph/dialect.ts describes them): which
+ * nodes changed since their chunks were written, and per-node reads and writes. The change
+ * check runs inside the database: each text node's values are compared with what its chunk 0
+ * records ({@link nodeSig}), so no text crosses the wire and nothing is tokenised for a node
+ * that did not change; the cost is one scan of the text nodes and one index seek per node.
+ */
+import neo4j, { type Driver } from 'neo4j-driver';
+import { AWAIT_INDEX, chunkLabel, hasText, indexStatements, nodeIndexName, nodeSig, notIndexNode, quoteName } from './dialect.js';
+
+/** A node whose chunks are out of step (new, changed, or never recorded). */
+export interface ChangedNode {
+  /** `id(n)`: what the reads by id take. */
+  seq: number;
+  nodeId: string;
+}
+
+/** One stored chunk of a node. */
+export interface StoredChunk {
+  /** elementId of the chunk node. */
+  id: string;
+  chunk: number;
+  /** Null for a node's marker (a node with no text to index: see {@link NodeWrite.marker}). */
+  text: string | null;
+  /** Its property names (the carried filter fields among them). */
+  keys: string[];
+}
+
+/** What one node's chunks become in {@link ChunkStore.writeNodes}. */
+export interface NodeWrite {
+  nodeId: string;
+  /** Stored chunks kept as they are (their vectors unchanged), with the properties to set on them (null removes one). */
+  kept: { id: string; props: Record<string, unknown> }[];
+  /** New chunks: their properties (`chunk`, `chunkText`, `sig` on chunk 0, carried fields) and vectors. */
+  rows: { props: Record<string, unknown>; vector: number[] }[];
+  /**
+   * For a node with nothing to index (no text, or content that failed): a chunk node with its
+   * `sig` and no text or vector, in neither index, so the change check passes the node over
+   * until it changes again.
+   */
+  marker?: Record<string, unknown>;
+}
+
+/** Reads and writes of one index's chunk nodes, by source node. */
+export interface ChunkStore {
+  /** Creates the `nodeId` range index when missing and waits until it is online. */
+  prepare(): Promise<void>;
+  /**
+   * Text nodes whose chunks are missing or were made from other values, in node id order.
+   * `params`: the text plan's parameters with `carryProps` (src/vector-index/index-source.ts).
+   */
+  changedNodes(params: Record<string, unknown>): AsyncGenerator<ChangedNode>;
+  /** Source ids of chunk nodes whose node is gone or no longer has text under the plan. */
+  goneNodes(params: Record<string, unknown>): Promise<string[]>;
+  /** The stored chunks of these source nodes. */
+  chunksOf(nodeIds: readonly string[]): Promise<Map<string, StoredChunk[]>>;
+  /** Replaces the chunks of these nodes in one transaction; returns the chunk nodes deleted. */
+  writeNodes(writes: readonly NodeWrite[]): Promise<number>;
+  /** Deletes every chunk of these source nodes; returns how many. */
+  deleteNodes(nodeIds: readonly string[]): Promise<number>;
+  /**
+   * Which of the carried properties `props` some text node still holds as a value a filtered
+   * vector index cannot take (a list, a point, a string over `maxChars`).
+   */
+  unindexable(params: Record<string, unknown>, props: readonly string[], maxChars: number): Promise<string[]>;
+}
+
+/** Records the driver pulls per round trip of the change check. */
+const FETCH_SIZE = 1_000;
+
+/** The chunk store of index `indexName` in `database`. */
+export function createChunkStore(driver: Driver, database: string, indexName: string): ChunkStore {
+  const label = quoteName(chunkLabel(indexName));
+  const run = (cypher: string, params: Record<string, unknown> = {}) => driver.executeQuery(cypher, params, { database });
+  return {
+    async prepare() {
+      await run(indexStatements(indexName).createNodeIndex);
+      await run(AWAIT_INDEX, { name: nodeIndexName(indexName), seconds: neo4j.int(600) });
+    },
+    async *changedNodes(params) {
+      const session = driver.session({ database, defaultAccessMode: neo4j.session.READ, fetchSize: FETCH_SIZE });
+      try {
+        const rows = session.run(
+          `MATCH (n) WHERE ${hasText('n')} AND ${notIndexNode('n')}
+WITH n, COLLECT { MATCH (c:${label} {nodeId: elementId(n)}) WHERE c.chunk = 0 RETURN c.sig } AS sigs
+WHERE size(sigs) <> 1 OR sigs[0] IS NULL OR sigs[0] <> ${nodeSig('n')}
+RETURN id(n) AS seq, elementId(n) AS nodeId`,
+          params,
+        );
+        for await (const r of rows) yield { seq: Number(r.get('seq')), nodeId: r.get('nodeId') as string };
+      } finally {
+        await session.close();
+      }
+    },
+    async goneNodes(params) {
+      const { records } = await driver.executeQuery(
+        `MATCH (c:${label}) WHERE c.chunk = 0
+  AND NOT EXISTS { MATCH (n) WHERE elementId(n) = c.nodeId AND ${hasText('n')} AND ${notIndexNode('n')} }
+RETURN DISTINCT c.nodeId AS nodeId`,
+        params,
+        { database, routing: 'READ' },
+      );
+      return records.map((r) => r.get('nodeId') as string);
+    },
+    async chunksOf(nodeIds) {
+      const { records } = await driver.executeQuery(
+        `UNWIND $ids AS id MATCH (c:${label} {nodeId: id})
+RETURN id, elementId(c) AS chunkId, c.chunk AS chunk, c.chunkText AS text, keys(c) AS keys`,
+        { ids: nodeIds },
+        { database, routing: 'READ' },
+      );
+      const out = new Map<string, StoredChunk[]>();
+      for (const r of records) {
+        const id = r.get('id') as string;
+        const list = out.get(id) ?? [];
+        list.push({
+          id: r.get('chunkId') as string,
+          chunk: Number(r.get('chunk')),
+          text: r.get('text') as string | null,
+          keys: r.get('keys') as string[],
+        });
+        out.set(id, list);
+      }
+      return out;
+    },
+    async writeNodes(writes) {
+      // Per node: its other chunk nodes deleted, kept ones updated in place (their vectors and
+      // index entries untouched), new ones created with their vectors.
+      const { summary } = await run(
+        `UNWIND $writes AS w
+CALL (w) {
+  MATCH (old:${label} {nodeId: w.nodeId}) WHERE NOT elementId(old) IN [k IN w.kept | k.id]
+  DELETE old
+}
+CALL (w) {
+  UNWIND w.kept AS k
+  MATCH (c:${label}) WHERE elementId(c) = k.id
+  SET c += k.props
+}
+CALL (w) {
+  UNWIND w.markers AS m
+  CREATE (c:${label} {nodeId: w.nodeId, batch: 'sync'})
+  SET c += m
+}
+CALL (w) {
+  UNWIND w.rows AS row
+  CREATE (c:${label} {nodeId: w.nodeId, batch: 'sync'})
+  SET c += row.props
+  WITH c, row
+  CALL db.create.setNodeVectorProperty(c, 'embedding', row.vector)
+}`,
+        { writes: writes.map((w) => ({ nodeId: w.nodeId, kept: w.kept, rows: w.rows, markers: w.marker ? [w.marker] : [] })) },
+      );
+      return summary.counters.updates().nodesDeleted;
+    },
+    async deleteNodes(nodeIds) {
+      const { summary } = await run(`UNWIND $ids AS id MATCH (c:${label} {nodeId: id}) DELETE c`, { ids: nodeIds });
+      return summary.counters.updates().nodesDeleted;
+    },
+    async unindexable(params, props, maxChars) {
+      if (!props.length) return [];
+      const { records } = await driver.executeQuery(
+        `UNWIND $props AS k
+CALL (k) {
+  MATCH (n) WHERE n[k] IS NOT NULL AND (n[k] IS :: LIST<ANY> OR n[k] IS :: POINT OR (n[k] IS :: STRING AND size(n[k]) > $maxChars))
+    AND ${hasText('n')} AND ${notIndexNode('n')}
+  RETURN n LIMIT 1
+}
+RETURN DISTINCT k`,
+        { ...params, props, maxChars: neo4j.int(maxChars) },
+        { database, routing: 'READ' },
+      );
+      return records.map((r) => r.get('k') as string).sort();
+    },
+  };
+}

@@ -1,0 +1,225 @@
+/**
+ * One index brought in step with the graph node by node: the cost follows the change, not the
+ * graph. Under the index's lock (one process at a time, never beside a build):
+ *
+ * 1. The database lists the text nodes whose chunks are missing or were made from other values
+ *    (src/graph/chunk-store.ts: each node compared with what its chunk 0 records, inside the
+ *    database; an unchanged node sends nothing and is not tokenised).
+ * 2. Those nodes are read {@link WINDOW} at a time by id and cut into chunk texts as the build
+ *    cuts them (./index-source.ts). A chunk text the node already has keeps its chunk node and
+ *    vector (content-addressed: only texts it did not have go to the model), so an edit to one
+ *    paragraph of a long text embeds that paragraph's chunks, and a changed filter value or a
+ *    renumbered chunk is set in place. The window's chunks are replaced in one transaction.
+ * 3. The chunks of nodes that were deleted, or no longer have text under the plan, are deleted.
+ *
+ * A node with nothing to index keeps a marker (a chunk node with its `sig` and no text or
+ * vector, in neither index), so it is not read again until it changes. A node whose content
+ * fails is left out and reported (./skipped-nodes.ts) and tried again by the next pass. A
+ * failure (database or model server down, the lock lost) ends the pass: the windows written
+ * are in step, the others are found again by the next pass; nothing unchanged is touched.
+ *
+ * Chunk nodes written here have batch key `sync`: a later build finds their batches incomplete
+ * and writes them again (from its vector cache where it has them), as it would after any edit.
+ */
+import { createChunkStore, type NodeWrite, type StoredChunk } from '../graph/chunk-store.js';
+import { readTextPlan, type TextPlan } from '../graph/text-plan.js';
+import { DomainError } from '../errors.js';
+import { acquireBuildLock } from '../store/build-lock.js';
+import neo4j from 'neo4j-driver';
+import { carryFields, MAX_CARRIED_CHARS } from './carry.js';
+import { type IndexBuildDeps, validateBuildTarget } from './index-build.js';
+import { chunkingChange, readIndexMeta, writeIndexMeta } from './index-meta.js';
+import { toList } from './index-writer.js';
+import { type CarryState, type NodeRef, nodeChunkTexts, readParams, readRowsById, rowReader } from './index-source.js';
+import { createSkippedNodes, SKIPPED_SHOWN, type SkippedNodes } from './skipped-nodes.js';
+
+/** What one index's sync did. */
+export interface NodeSyncReport {
+  /** Nodes found new or changed (their chunks were checked, and replaced where they differed). */
+  nodesChanged: number;
+  /** Nodes whose chunks were deleted (the node is gone or has no text under the plan). */
+  nodesDeleted: number;
+  /** Chunk texts sent to the embedding model. */
+  chunksEmbedded: number;
+  /** Chunk nodes created (with a vector). */
+  chunksWritten: number;
+  /** Chunk nodes of changed nodes kept, their text unchanged. */
+  chunksKept: number;
+  chunksDeleted: number;
+  skipped: SkippedNodes;
+  plan: TextPlan;
+}
+
+/** Changed nodes read, chunked, embedded and written per transaction. */
+const WINDOW = 256;
+/** Source ids whose chunks one delete transaction removes. */
+const DELETE_SLICE = 1_000;
+
+/** Options of {@link syncIndexNodes}. */
+export interface NodeSyncOptions {
+  graph: string;
+  model: string;
+  indexName: string;
+}
+
+/**
+ * Brings index `opts.indexName` in step with the graph node by node.
+ * @throws DomainError 409 `build-running` (the lock is held), 409 `sync-needs-build` (no record
+ * of a build, or the model chunking changed since), 503 database, store or model server down.
+ */
+export async function syncIndexNodes(deps: IndexBuildDeps, opts: NodeSyncOptions): Promise<NodeSyncReport> {
+  const { config } = deps;
+  const { graph, model, indexName: index } = opts;
+  await validateBuildTarget(deps, graph, model);
+  const driver = deps.graph.driver;
+  const lock = await acquireBuildLock(deps.kv, index, config.INDEX_LOCK_TTL_MS);
+  try {
+    const recorded = await readIndexMeta(driver, graph, index);
+    if (!recorded) {
+      throw new DomainError(
+        'conflict',
+        'sync-needs-build',
+        `vector index "${index}" has no record of its build; build it once to keep it in step`,
+      );
+    }
+    const { settings } = recorded;
+    const change = chunkingChange(settings, {
+      model,
+      chunkTokens: config.CHUNK_TOKENS,
+      chunkOverlap: config.CHUNK_OVERLAP_TOKENS,
+      batchSize: settings.batchSize,
+    });
+    if (change)
+      throw new DomainError('conflict', 'sync-needs-build', `the chunking of vector index "${index}" changed (${change}); build it again`);
+    // The recorded plan, with labels new since then discovered.
+    const plan = await readTextPlan(driver, graph, {
+      textProperty: recorded.plan.textProperty,
+      choice: settings.choice,
+      discover: settings.discover,
+      previous: recorded.plan,
+    });
+    const carry: CarryState | undefined = settings.carry ? { plan: settings.carry, lists: new Set(settings.carry.lists) } : undefined;
+    const store = createChunkStore(driver, graph, index);
+    await store.prepare();
+    const embedder = await deps.embedders.get(model);
+    const params = readParams(plan, carry);
+    const read = rowReader(plan, settings.format, carry);
+    const fields = new Set(carryFields(settings.carry));
+    const report: NodeSyncReport = {
+      nodesChanged: 0,
+      nodesDeleted: 0,
+      chunksEmbedded: 0,
+      chunksWritten: 0,
+      chunksKept: 0,
+      chunksDeleted: 0,
+      skipped: { count: 0, nodes: [] },
+      plan,
+    };
+    const skipped = createSkippedNodes((node) => {
+      if (skipped.state.count <= SKIPPED_SHOWN) deps.log.warn('node left out of the index: its content failed', { index, ...node });
+    });
+    report.skipped = skipped.state;
+
+    const syncWindow = async (refs: NodeRef[]) => {
+      lock.assertHeld();
+      report.nodesChanged += refs.length;
+      const wanted = new Map<string, { sig: string; texts: string[]; carry?: Record<string, unknown> }>();
+      for await (const record of readRowsById(driver, graph, params, refs, skipped)) {
+        const nodeId = record.get('nodeId') as string;
+        try {
+          const node = read(record);
+          const texts = node ? nodeChunkTexts(node, (t) => embedder.chunk(t)) : [];
+          wanted.set(nodeId, { sig: record.get('sig') as string, texts, carry: node?.carry });
+        } catch (err) {
+          skipped.add(nodeId, err);
+        }
+      }
+      if (!wanted.size) return;
+      const stored = await store.chunksOf([...wanted.keys()]);
+      const writes: NodeWrite[] = [];
+      const toEmbed: { row: NodeWrite['rows'][number]; text: string }[] = [];
+      for (const [nodeId, want] of wanted) {
+        const w = planNode(nodeId, want, stored.get(nodeId) ?? [], fields);
+        for (const row of w.rows) toEmbed.push({ row, text: row.props.chunkText as string });
+        report.chunksKept += w.kept.length;
+        writes.push(w);
+      }
+      if (toEmbed.length) {
+        const vectors = await embedder.embed(toEmbed.map((e) => e.text));
+        toEmbed.forEach((e, i) => {
+          e.row.vector = toList(vectors[i]!);
+        });
+      }
+      lock.assertHeld();
+      report.chunksDeleted += await store.writeNodes(writes);
+      report.chunksEmbedded += toEmbed.length;
+      report.chunksWritten += toEmbed.length;
+    };
+
+    let refs: NodeRef[] = [];
+    for await (const ref of store.changedNodes(params)) {
+      refs.push(ref);
+      if (refs.length < WINDOW) continue;
+      await syncWindow(refs);
+      refs = [];
+    }
+    await syncWindow(refs);
+
+    const gone = await store.goneNodes(params);
+    for (let i = 0; i < gone.length; i += DELETE_SLICE) {
+      lock.assertHeld();
+      report.chunksDeleted += await store.deleteNodes(gone.slice(i, i + DELETE_SLICE));
+    }
+    report.nodesDeleted = gone.length;
+
+    // Which carried properties hold lists now: those seen here, and those recorded that changed nodes may have given up.
+    const changed = report.nodesChanged + report.nodesDeleted > 0;
+    const lists =
+      carry && changed && carry.lists.size
+        ? await store.unindexable(params, [...carry.lists], MAX_CARRIED_CHARS)
+        : [...(carry?.lists ?? [])].sort();
+    // The record changes only when new labels were planned or the carried lists changed.
+    const labelsOf = (p: TextPlan) => JSON.stringify(p.labels.map((l) => l.label));
+    if (labelsOf(recorded.plan) !== labelsOf(plan) || (settings.carry && JSON.stringify(settings.carry.lists) !== JSON.stringify(lists))) {
+      await writeIndexMeta(driver, graph, index, plan, { ...settings, carry: settings.carry && { ...settings.carry, lists } });
+    }
+    return report;
+  } finally {
+    await lock.release();
+  }
+}
+
+/**
+ * What one node's chunks become: a stored chunk whose text is wanted is kept (renumbered, its
+ * `sig` and carried fields set), every wanted text it lacks is a new row (its vector to come),
+ * and the node's other chunk nodes go. A node with no text keeps a marker.
+ */
+export function planNode(
+  nodeId: string,
+  want: { sig: string; texts: readonly string[]; carry?: Record<string, unknown> },
+  stored: readonly StoredChunk[],
+  carried: ReadonlySet<string>,
+): NodeWrite {
+  const byText = new Map<string, StoredChunk[]>();
+  for (const c of [...stored].sort((a, b) => a.chunk - b.chunk)) {
+    if (c.text === null) continue;
+    byText.set(c.text, [...(byText.get(c.text) ?? []), c]);
+  }
+  const write: NodeWrite = { nodeId, kept: [], rows: [] };
+  if (!want.texts.length) {
+    write.marker = { chunk: neo4j.int(0), sig: want.sig };
+    return write;
+  }
+  for (const [i, text] of want.texts.entries()) {
+    const props: Record<string, unknown> = { chunk: neo4j.int(i), sig: i === 0 ? want.sig : null, ...want.carry };
+    const old = byText.get(text)?.shift();
+    if (!old) {
+      write.rows.push({ props: { ...props, chunkText: text }, vector: [] });
+      continue;
+    }
+    // A carried field the node no longer has is removed (null), one it has is set.
+    for (const k of old.keys) if (carried.has(k) && !(want.carry && k in want.carry)) props[k] = null;
+    write.kept.push({ id: old.id, props });
+  }
+  return write;
+}
