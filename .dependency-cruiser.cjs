@@ -1,6 +1,6 @@
 /**
  * Import rules that CI enforces (`npm run lint:deps`, part of `npm test`): no cycles, and no
- * module importing one from a higher layer. Layers, lowest first (README, "Architecture"):
+ * module importing one from a higher layer. Layers, lowest first (docs/architecture.md, "Layers"):
  *
  *   lib ← contract ← config/errors ← graph, embeddings ← vector-index, store, llm ← deps
  *     ← tools, chat, agent, mcp, status ← routes ← app ← ui ← server ← runtime, cli

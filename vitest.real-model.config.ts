@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-// `npm run test:real-model` (scripts/test-real-model.sh): the chat through a real model server;
+// `npm run test:real-model` (scripts/test/test-real-model.sh): the chat through a real model server;
 // real models are slow on two cores, so the timeouts are minutes.
 export default defineConfig({
   test: {

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 
 if [ -f .env ]; then set -a; . ./.env; set +a; fi
 [ -d node_modules ] || npm install
-bash scripts/services.sh start
+bash scripts/services/services.sh start
 npm run --silent build
 
 loaded=$(node dist/cli.js load-sample --if-empty)

@@ -5,20 +5,20 @@
 # Redis; the chat and store suites once more on the cluster) and the slower suites: the reference
 # check of the embeddings against model2vec (a venv from PyPI) and the browser suite (installing
 # Debian's chromium if needed); then the suites that touch the graph once more on Neo4j's current
-# calendar release (scripts/neo4j.sh's NEO4J_VERSION=current, Bolt port 1235, Java 21+ found on
+# calendar release (scripts/services/neo4j.sh's NEO4J_VERSION=current, Bolt port 1235, Java 21+ found on
 # the machine), as 5.26 LTS is the default everywhere else; last, schemathesis against the
-# service's OpenAPI document (scripts/schemathesis.sh); the last line adds up every runner's counts
-# (scripts/test-tally.mjs: CI reads it). Arguments narrow the vitest run and
+# service's OpenAPI document (scripts/test/schemathesis.sh); the last line adds up every runner's counts
+# (scripts/test/test-tally.mjs: CI reads it). Arguments narrow the vitest run and
 # skip the slower suites: `npm test -- test/unit`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# Each runner leaves its counts here; the last line of a full run adds them up (scripts/test-tally.mjs).
+# Each runner leaves its counts here; the last line of a full run adds them up (scripts/test/test-tally.mjs).
 TALLY=test-output/tally
 rm -rf "$TALLY" && mkdir -p "$TALLY"
 n=0
 vitest() { n=$((n + 1)); npx vitest run --reporter=default --reporter=json --outputFile.json="$TALLY/vitest-$n.json" "$@"; }
 
-REDIS_CLUSTER=1 bash scripts/services.sh start
+REDIS_CLUSTER=1 bash scripts/services/services.sh start
 npm run --silent build
 npx tsc --noEmit -p .
 npm run --silent lint
@@ -27,16 +27,16 @@ if [ "$#" -eq 0 ]; then
   # The chat and store suites once more on the three-master cluster (hash slots, split steps).
   TEST_KVSTORE_URL=redis+cluster://127.0.0.1:7101,127.0.0.1:7102,127.0.0.1:7103 vitest test/integration/chat- test/integration/index-build.test
   bash test/reference/run.sh --reporter=default --reporter=json --outputFile.json="$TALLY/reference.json"
-  bash scripts/install-chromium.sh
+  bash scripts/test/install-chromium.sh
   vitest --config vitest.e2e.config.ts
   # Graph-facing integration suites on the current calendar release (Cypher 25 available).
-  NEO4J_VERSION=current NEO4J_BOLT_PORT=1235 bash scripts/neo4j.sh start
+  NEO4J_VERSION=current NEO4J_BOLT_PORT=1235 bash scripts/services/neo4j.sh start
   TEST_GRAPHDB_PORT=1235 GRAPHDB_PORT=1235 vitest test/integration/graph- test/integration/index- \
     test/integration/vector-search test/integration/sample-graph test/integration/status test/integration/mcp- \
     test/integration/agent-loop test/integration/eval test/integration/chat-lookup-index \
     test/integration/http test/integration/guards
   # The OpenAPI document against the running service: schemathesis from PyPI, every check and
   # phase, on a stack of its own (about 2 minutes; docs/benchmarks.md).
-  SCHEMATHESIS_REPORT_DIR="$TALLY" bash scripts/schemathesis.sh
+  SCHEMATHESIS_REPORT_DIR="$TALLY" bash scripts/test/schemathesis.sh
 fi
-node scripts/test-tally.mjs "$TALLY"
+node scripts/test/test-tally.mjs "$TALLY"

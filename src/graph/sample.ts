@@ -1,6 +1,6 @@
 /**
  * Loads the bundled sample graph (src/graph/sample-data.json, written by
- * scripts/gen-sample-graph.mjs) into Neo4j. Runtime-neutral: the caller passes the parsed JSON,
+ * scripts/gen/gen-sample-graph.mjs) into Neo4j. Runtime-neutral: the caller passes the parsed JSON,
  * because Node, Bun and Deno each import files differently.
  */
 import neo4j, { type Driver } from 'neo4j-driver';

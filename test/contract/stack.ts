@@ -1,5 +1,5 @@
 /**
- * The stack scripts/schemathesis.sh runs against: the service as `npm start` runs it (API and
+ * The stack scripts/test/schemathesis.sh runs against: the service as `npm start` runs it (API and
  * chat worker, on PORT) with the scripted model server for chat and embeddings, and the sample
  * graph indexed with EMBEDDING_MODEL, so that the document's examples and fuzzed searches reach
  * real filters and a real index. What the stack and the run add it removes on SIGTERM: the

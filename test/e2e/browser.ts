@@ -1,5 +1,5 @@
 /**
- * Headless Chromium for end-to-end tests: Debian's `chromium` (scripts/install-chromium.sh)
+ * Headless Chromium for end-to-end tests: Debian's `chromium` (scripts/test/install-chromium.sh)
  * driven by playwright-core, since Playwright's own browser download is not available here.
  */
 import axe from 'axe-core';

@@ -1,5 +1,5 @@
 /**
- * Test dependencies against the real Neo4j and Redis started by `scripts/services.sh`
+ * Test dependencies against the real Neo4j and Redis started by `scripts/services/services.sh`
  * (Bolt 1234, Redis 6379 unless TEST_GRAPHDB_PORT / TEST_KVSTORE_URL say otherwise). Every
  * call gets its own Redis key prefix; `close()` deletes that prefix's keys.
  */
@@ -21,7 +21,7 @@ export function testConfig(env: Record<string, string> = {}): Config {
     GRAPHDB_URL: '127.0.0.1',
     LOG_LEVEL: 'silent',
     DATA_DIR: `test-output/data-${randomUUID().slice(0, 8)}`,
-    // Small generated models (scripts/gen-test-models.mjs, run by the vitest global setup).
+    // Small generated models (scripts/gen/gen-test-models.mjs, run by the vitest global setup).
     MODELS_DIR: 'test-output/models',
     // Suites share one database: a build indexes its own text property only, unless a suite
     // turns discovery on for a graph of its own labels (`INDEX_LABELS`).

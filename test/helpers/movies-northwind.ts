@@ -7,7 +7,7 @@
  * All content is invented (movies-northwind-data.ts); only the shape follows the originals.
  */
 import neo4j, { type Driver } from 'neo4j-driver';
-import { prng } from '../../scripts/lib/prng.mjs';
+import { prng } from '../../scripts/gen/prng.mjs';
 import { quoteName } from '../../src/graph/dialect.js';
 import {
   CATEGORIES,

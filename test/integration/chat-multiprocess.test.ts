@@ -1,5 +1,5 @@
 /**
- * Many API and worker processes on a Redis Cluster (scripts/redis-cluster.sh; override with
+ * Many API and worker processes on a Redis Cluster (scripts/services/redis-cluster.sh; override with
  * TEST_KVSTORE_CLUSTER_URL): two API processes and two worker processes share one key prefix.
  * A job accepted by one API is streamed live by the other; a worker killed with SIGKILL mid-job
  * loses nothing and runs nothing twice; one user's requests spread over both APIs are admitted

@@ -1,6 +1,6 @@
 /**
  * Nothing accepted is lost when Redis goes away for a while. A private Redis (a spare port,
- * started and stopped with scripts/redis.sh, its append-only file kept across the restart) is
+ * started and stopped with scripts/services/redis.sh, its append-only file kept across the restart) is
  * stopped for 5 s while 100 jobs are queued or running against a slow model: every job ends
  * `done`, with one final event and one answer in its session. A job whose store stays away
  * longer than JOB_STORE_WAIT_MS ends in `error` naming the outage.
@@ -18,7 +18,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PORT = String(16_000 + (process.pid % 1_000));
 const DIR = `${ROOT}.local/redis-blink-${PORT}`;
 const redis = (cmd: 'start' | 'stop') =>
-  execFileSync('bash', [`${ROOT}scripts/redis.sh`, cmd], {
+  execFileSync('bash', [`${ROOT}scripts/services/redis.sh`, cmd], {
     env: { ...process.env, REDIS_PORT: PORT, REDIS_DIR: DIR },
     stdio: 'pipe',
   });

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProgressView } from '../../src/vector-index/progress.js';
-import { generateProse } from '../../scripts/bench-prose.js';
+import { generateProse } from '../../scripts/bench/bench-prose.js';
 import { createTestApp } from '../helpers/deps.js';
 import { parseSse } from '../helpers/sse.js';
 import { createIndexFixture, createTextNodes, dropIndexFixture } from './index-fixtures.js';

@@ -12,7 +12,7 @@ import { cacheDir } from '../../src/vector-index/csv-cache.js';
 import { MODEL_NAMES } from '../../src/contract/models.js';
 import { dropSearchIndex } from '../../src/vector-index/index-writer.js';
 import { batchIndexName, chunkLabel, fulltextIndexName, isIndexLabel, quoteName } from '../../src/graph/dialect.js';
-import { generateProse } from '../../scripts/bench-prose.js';
+import { generateProse } from '../../scripts/bench/bench-prose.js';
 import { createTestApp, createTestDeps } from '../helpers/deps.js';
 import { createIndexFixture, createTextNodes, dropIndexFixture, indexContent } from './index-fixtures.js';
 

@@ -12,7 +12,7 @@ import { cacheDir } from '../../src/vector-index/csv-cache.js';
 import { buildVectorIndex } from '../../src/vector-index/index-build.js';
 import { buildLockKey } from '../../src/store/build-lock.js';
 import { chunkLabel, quoteName } from '../../src/graph/dialect.js';
-import { generateProse } from '../../scripts/bench-prose.js';
+import { generateProse } from '../../scripts/bench/bench-prose.js';
 import { createTestDeps } from '../helpers/deps.js';
 import { createIndexFixture, createTextNodes, dropIndexFixture, indexContent } from './index-fixtures.js';
 

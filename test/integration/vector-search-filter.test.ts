@@ -11,7 +11,7 @@ import { syncIndexNodes } from '../../src/vector-index/node-sync.js';
 import { createVectorSearcher } from '../../src/vector-index/vector-search.js';
 import { DATA_TOOLS } from '../../src/agent/data-tools.js';
 import { runTool, type ToolContext } from '../../src/agent/tools.js';
-import { generateProse } from '../../scripts/bench-prose.js';
+import { generateProse } from '../../scripts/bench/bench-prose.js';
 import { createTestApp } from '../helpers/deps.js';
 import { countingDriver, createIndexFixture, createTextNodes, dropIndexFixture } from './index-fixtures.js';
 import { connectClient, startMcpServer, textOf } from './mcp-fixtures.js';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildVectorIndex } from '../../src/vector-index/index-build.js';
 import { LIST_OVERFETCH, OVERFETCH, candidateCount, createVectorSearcher } from '../../src/vector-index/vector-search.js';
 import { fulltextIndexName } from '../../src/graph/dialect.js';
-import { generateProse } from '../../scripts/bench-prose.js';
+import { generateProse } from '../../scripts/bench/bench-prose.js';
 import { createTestApp } from '../helpers/deps.js';
 import { countingDriver, createIndexFixture, createTextNodes, dropIndexFixture } from './index-fixtures.js';
 

@@ -1,5 +1,5 @@
 /**
- * The chat through a real model server and a real model (scripts/test-real-model.sh; not part
+ * The chat through a real model server and a real model (scripts/test/test-real-model.sh; not part
  * of `npm test`): three mixed questions end `done`, each routed by the router model's own
  * decision (no fallback, parseable), agent questions take real steps with tool calls, usage is
  * counted and no call exceeds the context budget. Answers from a 135M model are poor; what this

@@ -4,8 +4,8 @@
  */
 import * as ort from 'onnxruntime-node';
 import { describe, expect, it } from 'vitest';
-import { ENCODER_DIMS, buildVocab, randomTable } from '../../scripts/gen-test-models.mjs';
-import { staticMeanOnnx } from '../../scripts/onnx-writer.mjs';
+import { ENCODER_DIMS, buildVocab, randomTable } from '../../scripts/gen/gen-test-models.mjs';
+import { staticMeanOnnx } from '../../scripts/gen/onnx-writer.mjs';
 import { detectModelKind, nodeFileReader } from '../../src/embeddings/model-files.js';
 import { createOnnxEmbedder } from '../../src/embeddings/onnx-embedder.js';
 import type { ModelEntry } from '../../src/contract/models.js';

@@ -4,7 +4,7 @@
  */
 import { cpSync, rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { safetensors } from '../../scripts/gen-test-models.mjs';
+import { safetensors } from '../../scripts/gen/gen-test-models.mjs';
 import { loadConfig } from '../../src/config.js';
 import { createEmbedders, createEmbeddersFromConfig } from '../../src/embeddings/embedders.js';
 import { DomainError } from '../../src/errors.js';

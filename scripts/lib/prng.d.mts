@@ -1,2 +1,0 @@
-/** Types of scripts/lib/prng.mjs. */
-export declare function prng(seed: number): () => number;
