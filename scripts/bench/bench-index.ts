@@ -4,15 +4,18 @@
  * extract (`scripts/load-wikipathways.ts`, property `wp_bench_text`), each from scratch and then
  * once more from the cache, and prints chunks/s end to end, peak RSS and where the time went.
  *
- * `npm run bench:index -- --sync` measures the index sync (src/vector-index/index-sync.ts) on the
- * generated graph instead: the build, then `syncGraph` passes as the worker runs them — the first
- * pass after the build (it verifies every batch and embeds nothing), passes over an unchanged
- * graph, and the time from an edit (10 changed nodes, one created, one deleted) until search
- * (full-text) finds the change, with the follow-up pass each writing sync causes, the worker loop
- * itself at `INDEX_SYNC_INTERVAL_MS`, the worst case the loop's spacing implies, peak RSS of
- * every pass and the database's CPU time. `--short` keeps only the build and one pass after
- * `--edits` changed nodes (for `--nodes 1000000`). The store's size on disk is printed before
- * and after (`du` of `--store`, default `.local/neo4j/data`).
+ * `npm run bench:index -- --sync` measures the index sync (src/vector-index/index-sync.ts, node by
+ * node: ./node-sync.ts) on the generated graph instead: the build, then `syncGraph` passes as the
+ * worker runs them — the first pass after the build, passes over an unchanged graph, the change
+ * check's two queries timed alone, the time from an edit (`--edits` changed nodes, one created,
+ * one deleted) until search (full-text) finds the change, with the chunks embedded, written,
+ * kept and deleted, a pass after a write to a label the index does not hold, the worker loop
+ * itself at `INDEX_SYNC_INTERVAL_MS`, peak RSS of every pass and the database's CPU time.
+ * `--stream <s>` adds a steady stream of `--rate` (10) writes a second to indexed nodes for that
+ * long, with the worker loop running: write → searchable p50/p95 and both processes' CPU.
+ * `--short` keeps only the build, one pass after `--edits` changed nodes, the check alone and the
+ * unindexed write (for `--nodes 1000000`). The store's size on disk is printed before and after
+ * (`du` of `--store`, default `.local/neo4j/data`).
  *
  * Builds index only the bench's own labels (`choice.labels`), so other data in the shared
  * database is never indexed. The bench graph, its index, its CSV cache and its sync state are
@@ -22,7 +25,7 @@
  * Options: --nodes <n> (100000), --only synthetic|wikipathways, --keep (leave the bench graphs
  * and indexes in the database; by default both are removed, the CSV caches stay in
  * test-output/bench-data so that bench:search rebuilds the WikiPathways index in seconds),
- * --sync, --short, --passes <n> (20 unchanged-graph passes), --edits <n> (10), --store <dir>,
+ * --sync, --short, --passes <n> (20 unchanged-graph passes), --edits <n> (10), --stream <s>, --rate <n>, --store <dir>,
  * --cleanup (only remove what a run left behind).
  */
 import { execFileSync } from 'node:child_process';
@@ -34,7 +37,10 @@ import { parseArgs } from 'node:util';
 import neo4j from 'neo4j-driver';
 import { createEmbeddersFromConfig } from '../../src/embeddings/embedders.js';
 import { cacheDir } from '../../src/vector-index/csv-cache.js';
-import { listIndexMeta } from '../../src/vector-index/index-meta.js';
+import { listIndexMeta, readIndexMeta } from '../../src/vector-index/index-meta.js';
+import { createChunkStore } from '../../src/graph/chunk-store.js';
+import { fulltextIndexName } from '../../src/graph/dialect.js';
+import { textParams } from '../../src/vector-index/index-source.js';
 import { buildVectorIndex, type BuildReport, type IndexBuildDeps } from '../../src/vector-index/index-build.js';
 import { type IndexSyncResult, type SyncPass, startIndexSync, syncGraph } from '../../src/vector-index/index-sync.js';
 import { createVectorSearcher } from '../../src/vector-index/vector-search.js';
@@ -70,13 +76,19 @@ const { values } = parseArgs({
     edits: { type: 'string' },
     store: { type: 'string' },
     cleanup: { type: 'boolean' },
+    stream: { type: 'string' },
+    rate: { type: 'string' },
   },
 });
 const NODES = Number(values.nodes ?? 100_000);
 const PASSES = Number(values.passes ?? 20);
 const EDITS = Number(values.edits ?? 10);
+const STREAM_S = Number(values.stream ?? 0);
+const RATE = Number(values.rate ?? 10);
 const STORE = resolve(values.store ?? '.local/neo4j/data');
 const SYNTHETIC_LABEL = 'BenchDoc';
+/** A label the bench index does not hold: writes to it must cost the sync no work. */
+const OTHER_LABEL = 'BenchOther';
 const models = benchModels();
 // The searcher resolves (neo4j, BENCH_MODEL) to the synthetic index through VECTOR_INDEX_NAME.
 const config = benchConfig(models.dir, { EMBEDDING_MODEL: BENCH_MODEL, VECTOR_INDEX_NAME: SYNTHETIC_INDEX });
@@ -115,6 +127,7 @@ async function removeSynthetic() {
   try {
     await dropSearchIndex(store.driver, db, SYNTHETIC_INDEX);
     await autoCommit(`MATCH (n:${SYNTHETIC_LABEL}) CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS`, {}, store);
+    await autoCommit(`MATCH (n:${OTHER_LABEL}) DETACH DELETE n`, {}, store);
     await rm(cacheDir(config.DATA_DIR, SYNTHETIC_INDEX), { recursive: true, force: true });
     await kv.redis.del(syncKey);
   } finally {
@@ -276,7 +289,7 @@ function describePass(p: TimedPass): string {
   const b = p.bench;
   const bench = b
     ? b.outcome === 'synced'
-      ? `${fmt(b.nodes ?? 0)} nodes, ${b.batches_computed} batches embedded, ${b.batches_skipped} skipped, ${fmt(b.chunks_deleted ?? 0)} chunks deleted`
+      ? `${fmt(b.nodes_changed ?? 0)} nodes changed, ${fmt(b.nodes_deleted ?? 0)} deleted; chunks: ${fmt(b.chunks_embedded ?? 0)} embedded, ${fmt(b.chunks_written ?? 0)} written, ${fmt(b.chunks_kept ?? 0)} kept, ${fmt(b.chunks_deleted ?? 0)} deleted; ${p.pass.rounds} round(s)`
       : `${b.outcome}: ${b.error}`
     : 'bench index not synced';
   const others = p.others.length
@@ -348,17 +361,107 @@ async function followUp(): Promise<TimedPass> {
   return p;
 }
 
-/** Where a verifying pass's time goes: the bench index's sync run directly (syncGraph reports only its total). */
+/** Where a pass's time goes when nothing changed: the two change-check queries of the bench index, timed alone. */
 async function syncBreakdown() {
-  const r = await buildVectorIndex(deps(), { graph: db, model: BENCH_MODEL, indexName: SYNTHETIC_INDEX, sync: true });
-  const t = r.timings;
-  const rest = t.totalMs - t.tokenizeMs - t.inferenceMs - t.writeMs - t.cacheMs - t.cleanupMs - t.indexMs;
+  const meta = await readIndexMeta(graph.driver, db, SYNTHETIC_INDEX);
+  if (!meta) return console.log('  (no record of the bench index)');
+  const store = createChunkStore(graph.driver, db, SYNTHETIC_INDEX);
+  const params = { ...textParams(meta.plan), carryProps: meta.settings.carry?.properties ?? [] };
+  let t = performance.now();
+  let changed = 0;
+  for await (const _ of store.changedNodes(params)) changed++;
+  const changedMs = performance.now() - t;
+  t = performance.now();
+  const gone = await store.goneNodes(params);
+  const goneMs = performance.now() - t;
   console.log(
-    `  the same sync run directly     ${s1(t.totalMs)}: ${r.batches_skipped} batch lookups ${s1(t.writeMs)}, chunking + tokenising ${s1(t.tokenizeMs)},`,
+    `  change check alone             changed/new nodes ${s1(changedMs)} (${changed} found), deleted nodes ${s1(goneMs)} (${gone.length} found)`,
   );
+}
+
+/** A write to a label the index does not hold, and the pass after it. */
+async function unindexedWrite() {
+  await run(`MERGE (n:${OTHER_LABEL} {k: 1}) SET n.note = $note`, { note: uniqueWord() });
+  const p = await timedPass();
+  console.log(`\n## a write to a label the index does not hold (load average ${load()})`);
+  console.log(`  sync pass                      ${describePass(p)}`);
+  return p;
+}
+
+/**
+ * A steady stream of `RATE` writes a second to random indexed nodes for `STREAM_S` seconds, with
+ * the worker loop running: the lag from each write's commit until full-text search finds its
+ * unique word (polled every 250 ms for all pending words at once), and the CPU both processes used.
+ */
+async function streamBench(interval: number) {
   console.log(
-    `                                 stale-chunk scan + cache prune ${s1(t.cleanupMs)}, index state ${s1(t.indexMs)}, the rest ${s1(rest)} (plan, count, node stream, batch keys)`,
+    `\n## a steady stream: ${RATE} writes/s to indexed nodes for ${STREAM_S} s, worker loop at ${s1(interval)} (load average ${load()})`,
   );
+  const ft = fulltextIndexName(SYNTHETIC_INDEX);
+  const pending = new Map<string, number>();
+  const lags: number[] = [];
+  const dbCpu0 = neo4jPid ? cpuMs(neo4jPid) : Number.NaN;
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  const loop = startIndexSync(deps());
+  let writing = true;
+  const poll = (async () => {
+    // After the last write, at most two minutes for the rest to arrive.
+    while (writing || (pending.size && performance.now() - t0 < (STREAM_S + 120) * 1000)) {
+      const words = [...pending.keys()].slice(0, 200);
+      if (words.length) {
+        const { records } = await run('CALL db.index.fulltext.queryNodes($ft, $q) YIELD node RETURN node.chunkText AS t', {
+          ft,
+          q: words.join(' OR '),
+        });
+        const now = performance.now();
+        for (const r of records) {
+          const text = r.get('t') as string;
+          for (const w of words) {
+            const at = pending.get(w);
+            if (at !== undefined && text.includes(w)) {
+              lags.push(now - at);
+              pending.delete(w);
+            }
+          }
+        }
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  })();
+  let writes = 0;
+  try {
+    while (performance.now() - t0 < STREAM_S * 1000) {
+      const wait = t0 + (writes * 1000) / RATE - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      const word = uniqueWord();
+      await run(`MATCH (n:${SYNTHETIC_LABEL} {dbId: $dbId}) SET n[$prop] = $text + ' Marker ' + $word + '.'`, {
+        dbId: neo4j.int(Math.floor(Math.random() * NODES)),
+        prop: SYNTHETIC_PROP,
+        text: generateProse(NODES + 10_000 + writes),
+        word,
+      });
+      pending.set(word, performance.now());
+      writes++;
+    }
+    const writeWall = performance.now() - t0;
+    const used = process.cpuUsage(cpu0);
+    const dbCpu = neo4jPid ? cpuMs(neo4jPid) - dbCpu0 : Number.NaN;
+    writing = false;
+    await poll;
+    const sorted = [...lags].sort((a, b) => a - b);
+    console.log(`  writes                         ${fmt(writes)} in ${s1(writeWall)} (${fmt(writes / (writeWall / 1000), 1)}/s)`);
+    console.log(
+      `  write → searchable             p50 ${s1(pct(sorted, 50))}, p95 ${s1(pct(sorted, 95))}, max ${s1(sorted.at(-1) ?? Number.NaN)} (${fmt(sorted.length)} found; ${fmt(pending.size)} not found within 2 min of the last write)`,
+    );
+    const share = (ms: number) => `${fmt((100 * ms) / writeWall, 1)} % of one core`;
+    console.log(
+      `  CPU while writing              Node (sync + writer + poller) ${share((used.user + used.system) / 1000)}, Neo4j ${share(dbCpu)}`,
+    );
+  } finally {
+    writing = false;
+    await loop.stop();
+  }
 }
 
 async function syncBench() {
@@ -392,8 +495,10 @@ async function syncBench() {
     console.log(
       `  worst case, after another write ${s1(p + Math.max(interval, 3 * p) + p)} = a verifying pass that misses the edit (~${s1(p)}) + spacing max(interval, 3 × pass) + the pass`,
     );
-    console.log(`\n## the follow-up pass, verifying (load average ${load()})`);
+    console.log(`\n## the change check on the unchanged graph (load average ${load()})`);
     await syncBreakdown();
+    await unindexedWrite();
+    if (STREAM_S > 0) await streamBench(interval);
     return;
   }
 
@@ -442,6 +547,7 @@ async function syncBench() {
     true,
   );
   await followUp();
+  await unindexedWrite();
 
   // The worker loop itself: an edit right after a pass (the loop's first pass comes one interval later).
   console.log(`\n## the worker loop at INDEX_SYNC_INTERVAL_MS ${s1(interval)} (load average ${load()})`);
@@ -468,6 +574,7 @@ async function syncBench() {
     `  right after another write      ${s1(worstBusy)} = verifying pass ${s1(verify)} that misses the edit + spacing max(interval, 3 × ${s1(verify)}) = ${s1(gap(verify))} + sync pass ${s1(edits.passDone)}`,
   );
   console.log(`  created / deleted node         pass ${s1(created.passDone)} / ${s1(deleted.passDone)}`);
+  if (STREAM_S > 0) await streamBench(interval);
 }
 
 // ---------------------------------------------------------------------------------------------
