@@ -187,12 +187,9 @@ describe('node-by-node sync', () => {
     expect(state).toMatchObject({ behindSince: null, error: null });
     expect(state.bookmark).not.toBe(before);
     // `/status` compares that bookmark with the database's (another suite's write makes it false, rightly).
-    const [body, now] = await Promise.all([
-      createApp(deps)
-        .request('/status')
-        .then((r) => r.json() as Promise<{ sync: { in_step: boolean } }>),
-      graphBookmark(driver, 'neo4j'),
-    ]);
+    const res = await createApp(deps).request('/status');
+    const body = (await res.json()) as { sync: { in_step: boolean } };
+    const now = await graphBookmark(driver, 'neo4j');
     if (now === state.bookmark) expect(body.sync.in_step).toBe(true);
   });
 });
