@@ -38,7 +38,7 @@ import { listIndexMeta } from '../src/vector-index/index-meta.js';
 import { buildVectorIndex, type BuildReport, type IndexBuildDeps } from '../src/vector-index/index-build.js';
 import { type IndexSyncResult, type SyncPass, startIndexSync, syncGraph } from '../src/vector-index/index-sync.js';
 import { createVectorSearcher } from '../src/vector-index/vector-search.js';
-import { createGraphStore, type GraphStore } from '../src/graph/driver.js';
+import { createGraphStore, type GraphStore } from '../src/graph/access/driver.js';
 import { createLogger } from '../src/lib/log.js';
 import { createKeys } from '../src/store/keys.js';
 import { createKvStore } from '../src/store/redis.js';

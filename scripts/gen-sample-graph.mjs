@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Generates src/graph/sample-data.json: a small space-exploration graph for demos, tests and
+// Generates src/graph/access/sample-data.json: a small space-exploration graph for demos, tests and
 // schema exploration. Deterministic (seeded PRNG, no dependencies): re-running it rewrites the
 // same bytes. Usage: node scripts/gen-sample-graph.mjs [outFile]
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -19,7 +19,7 @@ import { instrumentText, personText } from './sample-graph/text-people.mjs';
 
 const SEED = 20250611;
 const rng = createRng(SEED);
-const OUT = process.argv[2] ?? join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'graph', 'sample-data.json');
+const OUT = process.argv[2] ?? join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'graph', 'access', 'sample-data.json');
 
 // ---- graph building -------------------------------------------------------------------
 

@@ -19,7 +19,7 @@
  * or, if Neo4j reused the deleted node's id, at a new node; the next build removes both kinds.
  */
 
-import { NAME_FIELD_CHARS } from './node-name.js';
+import { NAME_FIELD_CHARS } from './text/node-name.js';
 
 /** Labels starting with this prefix belong to vector indexes, never to the user's graph. */
 export const INDEX_LABEL_PREFIX = '__';

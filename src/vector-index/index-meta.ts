@@ -6,7 +6,7 @@
  */
 import neo4j, { type Driver } from 'neo4j-driver';
 import { LIST_INDEX_META, READ_INDEX_META, WRITE_INDEX_META } from '../graph/dialect.js';
-import type { TextChoice, TextPlan } from '../graph/text-plan.js';
+import type { TextChoice, TextPlan } from '../graph/text/text-plan.js';
 import type { TextFormat } from './node-text.js';
 import type { CarryPlan } from './carry.js';
 

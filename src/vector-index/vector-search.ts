@@ -26,19 +26,19 @@
  * a filter the query, its parameters and its one round trip are exactly those of an unfiltered search.
  */
 import neo4j from 'neo4j-driver';
-import { type AutoRead, withAutoRead } from '../graph/auto-read.js';
+import { type AutoRead, withAutoRead } from '../graph/access/auto-read.js';
 import type { Config } from '../config.js';
 import type { EmbedderPool } from '../embeddings/embedders.js';
-import { assertGraph, type GraphStore } from '../graph/driver.js';
+import { assertGraph, type GraphStore } from '../graph/access/driver.js';
 import { DomainError } from '../errors.js';
 import { fulltextIndexName, indexStatements, missingIndexKind, searchQuery } from '../graph/dialect.js';
-import { type CompiledFilter, compileFilter } from '../graph/filter-cypher.js';
-import { type CarriedFields, splitFilter } from '../graph/filter-index.js';
+import { type CompiledFilter, compileFilter } from '../graph/filters/filter-cypher.js';
+import { type CarriedFields, splitFilter } from '../graph/filters/filter-index.js';
 import { type CarryPlan, inIndexOverfetch, labelField, propField } from './carry.js';
-import { type GraphNames, readGraphNames } from '../graph/graph-names.js';
-import { readHeldNames } from '../graph/internal-names.js';
+import { type GraphNames, readGraphNames } from '../graph/shape/graph-names.js';
+import { readHeldNames } from '../graph/shape/internal-names.js';
 import { createTtlCache } from '../lib/ttl-cache.js';
-import { NEIGHBOR_SCAN, nodeContext, type RawNeighbor } from '../graph/neighbors.js';
+import { NEIGHBOR_SCAN, nodeContext, type RawNeighbor } from '../graph/access/neighbors.js';
 import { unknownModel } from '../embeddings/embedders.js';
 import { queryTerms, toLuceneQuery } from './fulltext-query.js';
 import { createQueryVectors, type QueryVectors } from './query-vectors.js';
@@ -46,7 +46,7 @@ import { resolveIndexName } from './index-build.js';
 import { metaWrites, readIndexMeta } from './index-meta.js';
 import { nodeFields, textParams } from './index-source.js';
 import { hitText, nodePath } from './result-text.js';
-import { planNames, type TextPlan } from '../graph/text-plan.js';
+import { planNames, type TextPlan } from '../graph/text/text-plan.js';
 import { findModel } from '../contract/models.js';
 import type { RetrievalMode, SourceNode } from '../contract/search.js';
 import type { FilterPath, SearchRequest, VectorSearcher } from './types.js';
