@@ -23,13 +23,29 @@ const LAYERS = [
   ['^src/runtime/', '^src/cli/'],
 ];
 
-const layerRules = LAYERS.slice(0, -1).map((paths, i) => ({
-  name: `layer-${i}-imports-upward`,
-  comment: `${paths.join(', ')} must not import from a higher layer (see .dependency-cruiser.cjs)`,
-  severity: 'error',
-  from: { path: paths },
-  to: { path: LAYERS.slice(i + 1).flat() },
-}));
+/**
+ * Inside src/graph/ (src/graph/README.md), lowest first: how nodes are named and the index's
+ * Neo4j statements, then access to the database, then the graph's shape and the search filters,
+ * then the caller's Cypher.
+ */
+const GRAPH_LAYERS = [
+  ['^src/graph/text/', '^src/graph/dialect\\.ts$'],
+  ['^src/graph/access/'],
+  ['^src/graph/shape/', '^src/graph/filters/'],
+  ['^src/graph/cypher/'],
+];
+
+/** One rule per layer of `layers`: its modules import nothing from the layers above it. */
+const upwardRules = (layers, prefix) =>
+  layers.slice(0, -1).map((paths, i) => ({
+    name: `${prefix}-${i}-imports-upward`,
+    comment: `${paths.join(', ')} must not import from a higher layer (see .dependency-cruiser.cjs)`,
+    severity: 'error',
+    from: { path: paths },
+    to: { path: layers.slice(i + 1).flat() },
+  }));
+
+const layerRules = [...upwardRules(LAYERS, 'layer'), ...upwardRules(GRAPH_LAYERS, 'graph-layer')];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -47,6 +63,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/' },
       to: { path: '^src/', pathNot: LAYERS.flat() },
+    },
+    {
+      name: 'graph-file-outside-folders',
+      comment: 'Every file of src/graph/ belongs to a folder of GRAPH_LAYERS (dialect.ts stays at the top).',
+      severity: 'error',
+      from: { path: '^src/graph/' },
+      to: { path: '^src/graph/', pathNot: GRAPH_LAYERS.flat() },
     },
     ...layerRules,
   ],

@@ -20,7 +20,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import neo4j, { type Driver } from 'neo4j-driver';
 import { loadConfig } from '../src/config.js';
-import { createGraphStore } from '../src/graph/driver.js';
+import { createGraphStore } from '../src/graph/access/driver.js';
 
 /** Default location: `../shared/datasets/wikipathways` (scripts run from the repository root). */
 export const DEFAULT_DIR = resolve(process.cwd(), '../shared/datasets/wikipathways');

@@ -170,7 +170,7 @@ const EnvSchema = z.object({
             .map((x) => x.trim())
             .filter(Boolean),
     ),
-  /** Find the text of labels without `TEXT_PROPERTY` by rule (src/graph/text-rules.ts); false indexes only `TEXT_PROPERTY` and `INDEX_PROPERTIES`. */
+  /** Find the text of labels without `TEXT_PROPERTY` by rule (src/graph/text/text-rules.ts); false indexes only `TEXT_PROPERTY` and `INDEX_PROPERTIES`. */
   INDEX_DISCOVER: z
     .enum(['true', 'false'])
     .default('true')

@@ -6,8 +6,8 @@ import type { NamesByMeaning } from './lib/names-by-meaning.js';
 import type { Config } from './config.js';
 import type { EmbedderPool } from './embeddings/embedders.js';
 import type { VectorSearcher } from './vector-index/types.js';
-import type { GraphStore } from './graph/driver.js';
-import type { SkeletonCache } from './graph/skeleton-cache.js';
+import type { GraphStore } from './graph/access/driver.js';
+import type { SkeletonCache } from './graph/shape/skeleton-cache.js';
 import type { Logger } from './lib/log.js';
 import type { LlmClients } from './llm/clients.js';
 import type { JobEventHub } from './store/job-events.js';
@@ -43,7 +43,7 @@ export interface AppDeps {
   readonly limiter: RateLimiter;
   /** Live job events for SSE streams, one subscriber connection per instance (src/store/job-events.ts). */
   readonly events: JobEventHub;
-  /** Graph skeletons for the agent's prompt, computed at start-up (src/graph/skeleton-cache.ts). */
+  /** Graph skeletons for the agent's prompt, computed at start-up (src/graph/shape/skeleton-cache.ts). */
   readonly skeleton: SkeletonCache;
   /** Names closest in meaning for query notices, over the search's embedding model (src/lib/names-by-meaning.ts). */
   readonly meaning?: NamesByMeaning;

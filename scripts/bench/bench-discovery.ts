@@ -1,7 +1,7 @@
 /**
  * `npm run bench:discovery`: retrieval over a graph as people have it, without a `text`
  * property (the movies + Northwind fixture, test/helpers/movies-northwind.ts, 1218 nodes), with
- * the text found by rule (src/graph/text-rules.ts) and written in each body format of
+ * the text found by rule (src/graph/text/text-rules.ts) and written in each body format of
  * src/vector-index/node-text.ts: `values` (one value per line) and `keyed` (`name: value`).
  *
  * Per format: the fixture's labels (with a suffix, `_bench` unless `--suffix` says otherwise)
@@ -40,8 +40,8 @@ import { findModel } from '../../src/contract/models.js';
 import type { RetrievalMode } from '../../src/contract/search.js';
 import { createEmbeddersFromConfig } from '../../src/embeddings/embedders.js';
 import { chunkLabel, quoteName } from '../../src/graph/dialect.js';
-import { createGraphStore } from '../../src/graph/driver.js';
-import type { LabelPlan } from '../../src/graph/text-plan.js';
+import { createGraphStore } from '../../src/graph/access/driver.js';
+import type { LabelPlan } from '../../src/graph/text/text-plan.js';
 import { createLogger } from '../../src/lib/log.js';
 import { createKvStore } from '../../src/store/redis.js';
 import { cacheDir } from '../../src/vector-index/csv-cache.js';

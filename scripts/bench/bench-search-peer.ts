@@ -29,7 +29,7 @@ import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import neo4j from 'neo4j-driver';
 import { createEmbeddersFromConfig } from '../../src/embeddings/embedders.js';
-import { createGraphStore } from '../../src/graph/driver.js';
+import { createGraphStore } from '../../src/graph/access/driver.js';
 import { WIKIPATHWAYS_PROP, benchConfig, describeMachine, fmt } from './bench-common.js';
 import { startModelServer } from './lib/model-server.js';
 import { overfetchRecall } from './lib/overfetch-recall.js';

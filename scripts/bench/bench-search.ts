@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import neo4j from 'neo4j-driver';
 import { createEmbeddersFromConfig } from '../../src/embeddings/embedders.js';
 import { searchQuery } from '../../src/graph/dialect.js';
-import { createGraphStore } from '../../src/graph/driver.js';
+import { createGraphStore } from '../../src/graph/access/driver.js';
 import { dropSearchIndex } from '../../src/vector-index/index-writer.js';
 import { textParams } from '../../src/vector-index/index-source.js';
 import { candidateCount } from '../../src/vector-index/vector-search.js';

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Generates src/graph/sample-data.json: a small space-exploration graph for demos, tests and
+// Generates src/graph/access/sample-data.json: a small space-exploration graph for demos, tests and
 // schema exploration. Deterministic (seeded PRNG, no dependencies): re-running it rewrites the
 // same bytes. Usage: node scripts/gen/gen-sample-graph.mjs [outFile]
 import { mkdirSync, writeFileSync } from 'node:fs';

@@ -16,10 +16,10 @@ import {
   parseWhere,
   whereField,
 } from '../tools/definitions.js';
-import { emptyReason } from '../graph/query-notices.js';
+import { emptyReason } from '../graph/cypher/query-notices.js';
 import { codePointPrefix } from '../lib/text.js';
-import { formatReadQueryResult, runReadQuery } from '../graph/read-query.js';
-import { createGraphCollector } from '../graph/result-graph.js';
+import { formatReadQueryResult, runReadQuery } from '../graph/cypher/read-query.js';
+import { createGraphCollector } from '../graph/access/result-graph.js';
 import { defineTool, type AgentTool } from './tools.js';
 
 /**

@@ -1,8 +1,8 @@
 /**
  * The agent's system prompt: its job, how to work with the tools, the database's Cypher
- * deviations (src/graph/cypher-notes.ts) and, when available, the graph skeleton.
+ * deviations (src/graph/cypher/cypher-notes.ts) and, when available, the graph skeleton.
  */
-import { cypherNotes, type CypherDialectName } from '../graph/cypher-notes.js';
+import { cypherNotes, type CypherDialectName } from '../graph/cypher/cypher-notes.js';
 
 /** Inputs of {@link buildSystemPrompt}. */
 export interface SystemPromptOptions {

@@ -14,8 +14,8 @@ import {
   sampleNodes,
   typePatterns,
   type PropertyInfo,
-} from '../graph/schema.js';
-import { categoryLike } from '../graph/skeleton-view.js';
+} from '../graph/shape/schema.js';
+import { categoryLike } from '../graph/shape/skeleton-view.js';
 import { defineTool, ToolError, type AgentTool, type ToolContext } from './tools.js';
 
 /** Most labels or types listed by one call. */

@@ -10,9 +10,9 @@ import type { SourceNode } from '../contract/search.js';
 import { DomainError, isDependencyDown } from '../errors.js';
 import { cutText } from '../lib/text.js';
 import type { VectorSearcher } from '../vector-index/types.js';
-import type { GraphStore } from '../graph/driver.js';
-import { ReadQueryError, type ReadQueryLimits } from '../graph/read-query.js';
-import type { SkeletonCache } from '../graph/skeleton-cache.js';
+import type { GraphStore } from '../graph/access/driver.js';
+import { ReadQueryError, type ReadQueryLimits } from '../graph/cypher/read-query.js';
+import type { SkeletonCache } from '../graph/shape/skeleton-cache.js';
 import type { NamesByMeaning } from '../lib/names-by-meaning.js';
 
 /** What a tool call can reach: one graph, the searcher and the job's source collector. */

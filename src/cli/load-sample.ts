@@ -3,9 +3,9 @@
  * `--if-empty` (what `npm start` uses) a database that already has nodes is left alone.
  */
 import { loadConfig } from '../config.js';
-import { createGraphStore } from '../graph/driver.js';
-import { loadSampleGraph, type SampleGraph } from '../graph/sample.js';
-import data from '../graph/sample-data.json' with { type: 'json' };
+import { createGraphStore } from '../graph/access/driver.js';
+import { loadSampleGraph, type SampleGraph } from '../graph/access/sample.js';
+import data from '../graph/access/sample-data.json' with { type: 'json' };
 import type { Command } from './command.js';
 
 /** Runs the loader and prints one line saying what happened. */

@@ -80,7 +80,7 @@ export const NOTICE_KINDS = [
   'value-type-mismatch',
 ] as const;
 
-/** One thing the caller of `graph_query` should know about its query (src/graph/query-notices.ts). */
+/** One thing the caller of `graph_query` should know about its query (src/graph/cypher/query-notices.ts). */
 export const QueryNoticeSchema = z
   .object({
     kind: z.enum(NOTICE_KINDS),

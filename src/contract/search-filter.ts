@@ -1,7 +1,7 @@
 /**
  * The filter language of search (`labels` and `where` of `POST /vector/search`, of the agent's
  * and MCP's `vector_search`): a JSON shape, never Cypher text. Property names and values reach
- * the database as parameters only (src/graph/filter-cypher.ts compiles it). Nesting is bounded
+ * the database as parameters only (src/graph/filters/filter-cypher.ts compiles it). Nesting is bounded
  * by the shape itself (a condition, or a group of conditions and groups of conditions: two
  * levels), so the JSON Schema a model reads has no recursion; {@link MAX_FILTER_CONDITIONS}
  * bounds the size.

@@ -7,7 +7,7 @@ import { z } from '@hono/zod-openapi';
 /** How candidates are found: embeddings, Lucene full-text (BM25), or both fused; in the order the API documents them. */
 export const RETRIEVAL_MODES = ['vector', 'fulltext', 'hybrid'] as const;
 
-/** How a node's `displayName` is chosen (src/graph/node-name.ts `displayName`), as the API documents it. */
+/** How a node's `displayName` is chosen (src/graph/text/node-name.ts `displayName`), as the API documents it. */
 export const NAME_RULE =
   "The node's name: its label's name in the index's text plan, else by rule (`displayName`, `name`, the label's own `…Name`, " +
   'first and last name, `title`, `companyName`, …; never a list, a number or a placeholder such as `NULL`), else its label and ' +

@@ -1,5 +1,5 @@
 /**
- * Wire shape of a text plan (src/graph/text-plan.ts): what is indexed per label, what is left
+ * Wire shape of a text plan (src/graph/text/text-plan.ts): what is indexed per label, what is left
  * out and why (built by `textPlanBody` there). `POST /dev/text_plan` answers with it before a build, the build's response and
  * `GET /status` carry it after (extensions, DECISIONS.md #26), and the web chat's setup panel
  * shows it.

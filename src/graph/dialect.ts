@@ -21,7 +21,7 @@
  * or, if Neo4j reused the deleted node's id, at a new node; the next build removes both kinds.
  */
 
-import { NAME_FIELD_CHARS } from './node-name.js';
+import { NAME_FIELD_CHARS } from './text/node-name.js';
 
 /** Labels starting with this prefix belong to vector indexes, never to the user's graph. */
 export const INDEX_LABEL_PREFIX = '__';
@@ -74,7 +74,7 @@ const dbIdOf = (v: string) => `CASE WHEN ${v}.dbId IS :: INTEGER NOT NULL THEN $
  * `name`, `title` or `id` (any case), and the plan's name keys (`$nameKeys`: an explicit choice
  * names by any key); strings cut to {@link NAME_FIELD_CHARS} characters (a 5 MB value is not
  * sent whole) and integers, nothing else. The rule that picks the name runs in JS
- * (src/graph/node-name.ts): written out in Cypher it made every query naming nodes 4–6× slower
+ * (src/graph/text/node-name.ts): written out in Cypher it made every query naming nodes 4–6× slower
  * to plan. Never fails, whatever a value is (a list, a date, 5 MB of text): `left` runs only
  * behind a `CASE` on the type.
  */
@@ -102,7 +102,7 @@ const valueSig = (x: string) => `CASE WHEN ${x} IS :: STRING NOT NULL THEN 's' +
  * property that can reach them (`$prop`, the plan's keys for its labels, its name candidates
  * and the carried `$carryProps`) with its value. Written on the node's chunk 0 by the build and
  * the sync, and compared with the node inside the database by the sync's change check
- * (src/graph/chunk-store.ts), so finding what changed sends no text over the wire and
+ * (src/graph/access/chunk-store.ts), so finding what changed sends no text over the wire and
  * tokenises nothing. Cypher has no hash function, so this is the values themselves; a key's
  * order follows the node's storage, and a node whose properties were rewritten in another order
  * is seen as changed once (its chunks are then found unchanged and kept).
@@ -134,7 +134,7 @@ const textFields = (v: string, cut = false) => {
   const value = (x: string) => (cut ? cutValue(x) : x);
   const size = (x: string) => (cut ? `, ${textSize(x)}` : '');
   const text = cut ? `${cutValue(`${v}[$prop]`)} AS text, ${textSize(`${v}[$prop]`)} AS textSize` : `${v}[$prop] AS text`;
-  // The name is picked in JS (src/graph/node-name.ts): a result's with fallbacks, the chunks' header a name only.
+  // The name is picked in JS (src/graph/text/node-name.ts): a result's with fallbacks, the chunks' header a name only.
   return `${text}, ${nameFieldsOf(v)} AS nameFields, labels(${v}) AS labels,
   [k IN ${textKeysOf(v)} WHERE ${v}[k] IS NOT NULL | [k, ${value(`${v}[k]`)}${size(`${v}[k]`)}]] AS props`;
 };
@@ -312,7 +312,7 @@ RETURN state, populationPercent, options.indexConfig.\`fulltext.analyzer\` AS an
 /**
  * Cypher: from `nodeId, score` rows (one per source node) to the `$topK` best nodes `n` that
  * still exist, have text to index ({@link hasText}) and pass `filter` (a predicate over `n`,
- * src/graph/filter-cypher.ts). `keep`: further variables carried along (`, chunkHits`).
+ * src/graph/filters/filter-cypher.ts). `keep`: further variables carried along (`, chunkHits`).
  */
 const bestNodes = (filter?: string, keep = '') => `
 MATCH (n) WHERE elementId(n) = nodeId AND ${hasText('n')}${filter ? ` AND ${filter}` : ''}
@@ -347,7 +347,7 @@ const rankedNodesWithRels = (filter?: string, keep = '') => `${bestNodes(filter,
 WITH n, score, rels${keep} ORDER BY score DESC, elementId(n)
 RETURN ${RESULT_FIELDS}, rels, COUNT { (n)--() } AS degree${keep}`;
 
-/** Where a filter is applied inside the index: the index's name and a predicate over chunk `c` (src/graph/filter-index.ts). */
+/** Where a filter is applied inside the index: the index's name and a predicate over chunk `c` (src/graph/filters/filter-index.ts). */
 export interface InIndexFilter {
   index: string;
   where: string;

@@ -1,6 +1,6 @@
 /**
  * What encoded data looks like, for the two places that keep it out of the index: text discovery
- * (src/graph/text-rules.ts: a property whose values are blobs is not text) and the chunker
+ * (src/graph/text/text-rules.ts: a property whose values are blobs is not text) and the chunker
  * (src/embeddings/chunking.ts: a blob inside prose is cut out before chunking).
  */
 

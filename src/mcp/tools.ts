@@ -23,8 +23,8 @@ import {
   whereField,
 } from '../tools/definitions.js';
 import { isDependencyDown, toAppError } from '../errors.js';
-import { noticeLine } from '../graph/query-notices.js';
-import { ReadQueryError, readQueryLimits, runReadQuery } from '../graph/read-query.js';
+import { noticeLine } from '../graph/cypher/query-notices.js';
+import { ReadQueryError, readQueryLimits, runReadQuery } from '../graph/cypher/read-query.js';
 
 /** What the tools use from the app's dependencies. */
 export type McpToolDeps = Pick<AppDeps, 'config' | 'graph' | 'search' | 'log' | 'skeleton' | 'meaning'>;

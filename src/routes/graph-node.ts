@@ -2,7 +2,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { NodeDetailsSchema } from '../contract/graph.js';
 import type { AppDeps } from '../deps.js';
-import { readNodeDetails } from '../graph/node-details.js';
+import { readNodeDetails } from '../graph/access/node-details.js';
 import { createRouter, problem } from './openapi.js';
 
 const QuerySchema = z.object({

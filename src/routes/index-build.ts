@@ -12,7 +12,7 @@ import type { AppDeps } from '../deps.js';
 import { toAppError, toProblem } from '../errors.js';
 import type { Logger } from '../lib/log.js';
 import { buildVectorIndex, previewTextPlan, type BuildReport, type BuildProgress } from '../vector-index/index-build.js';
-import { textPlanBody } from '../graph/text-plan.js';
+import { textPlanBody } from '../graph/text/text-plan.js';
 import { TextChoiceFields, TextPlanSchema } from '../contract/text-plan.js';
 import { progressEvery } from '../vector-index/progress.js';
 import { ModelNameSchema } from '../contract/models.js';

@@ -10,8 +10,8 @@ import { MODEL_REGISTRY, findModel, type ModelEntry } from '../contract/models.j
 import type { AppDeps } from '../deps.js';
 import { detectModelKind, modelDir, nodeFileReader, type ModelFileReader } from '../embeddings/model-files.js';
 import { fulltextIndexName } from '../graph/dialect.js';
-import { serverStatus } from '../graph/server-info.js';
-import { graphStats, type GraphStats, type IndexInfo } from '../graph/stats.js';
+import { serverStatus } from '../graph/access/server-info.js';
+import { graphStats, type GraphStats, type IndexInfo } from '../graph/shape/stats.js';
 import type { LlmRole } from '../llm/clients.js';
 import { llmFailureFix } from '../llm/failure.js';
 import { probeLlm } from '../llm/probe.js';
@@ -19,9 +19,9 @@ import { withTimeout } from '../lib/timeout.js';
 import { previewTextPlan, resolveIndexName } from '../vector-index/index-build.js';
 import { readIndexMeta } from '../vector-index/index-meta.js';
 import { textParams } from '../vector-index/index-source.js';
-import { graphBookmark } from '../graph/bookmark.js';
+import { graphBookmark } from '../graph/access/bookmark.js';
 import { readSyncState } from '../vector-index/index-sync.js';
-import { textPlanBody, type TextPlan } from '../graph/text-plan.js';
+import { textPlanBody, type TextPlan } from '../graph/text/text-plan.js';
 import { checkIndexSettings, hasIndexSettings, type SettingProblem } from './settings-check.js';
 
 /** Options of {@link createStatusReporter}. */

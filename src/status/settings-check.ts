@@ -10,10 +10,10 @@
 import type { FieldError } from '../contract/problem.js';
 import type { AppDeps } from '../deps.js';
 import { DomainError } from '../errors.js';
-import { readGraphNames } from '../graph/graph-names.js';
-import { graphPropertyNames, isIndexProperty, readHeldNames } from '../graph/internal-names.js';
+import { readGraphNames } from '../graph/shape/graph-names.js';
+import { graphPropertyNames, isIndexProperty, readHeldNames } from '../graph/shape/internal-names.js';
 import { closeNamesHint } from '../lib/close-names.js';
-import { type ChoiceSettings, readTextPlan, type TextChoice } from '../graph/text-plan.js';
+import { type ChoiceSettings, readTextPlan, type TextChoice } from '../graph/text/text-plan.js';
 
 /** A setting's problems. */
 export interface SettingProblem {

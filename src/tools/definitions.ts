@@ -9,7 +9,7 @@ import type { RetrievalMode } from '../contract/search.js';
 import { FilterLabelsSchema, MAX_FILTER_CONDITIONS, type SearchFilter, SearchFilterSchema } from '../contract/search-filter.js';
 import { DomainError } from '../errors.js';
 import { pathDeeperThan } from '../lib/json-depth.js';
-import type { ReadQueryLimits } from '../graph/read-query.js';
+import type { ReadQueryLimits } from '../graph/cypher/read-query.js';
 import { MAX_TOP_K } from '../vector-index/vector-search.js';
 
 const HOW: Record<RetrievalMode, string> = {

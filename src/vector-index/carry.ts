@@ -13,13 +13,13 @@
  *   value a filtered index takes (a boolean, number, string or temporal value; not a list).
  *
  * Which properties: `INDEX_FILTER_PROPERTIES` when set; else what text discovery left out of the
- * text as a category, number, date, boolean or code (src/graph/text-rules.ts): the properties a
+ * text as a category, number, date, boolean or code (src/graph/text/text-rules.ts): the properties a
  * user filters on (a year, a price, a country, a flag), not identifiers, URLs or text. Copies
  * stay fresh through the sync: carried values are part of the batch key (./index-source.ts), so a
  * changed value rewrites its batch (from the vector cache, not re-embedded).
  */
-import type { TextPlan } from '../graph/text-plan.js';
-import type { SkipReason } from '../graph/text-rules.js';
+import type { TextPlan } from '../graph/text/text-plan.js';
+import type { SkipReason } from '../graph/text/text-rules.js';
 
 /** What an index's chunks carry, as recorded with the index (src/vector-index/index-meta.ts). */
 export interface CarryPlan {

@@ -1,5 +1,5 @@
 /**
- * What a filtered search does beyond compiling its filter (src/graph/filter-cypher.ts): it
+ * What a filtered search does beyond compiling its filter (src/graph/filters/filter-cypher.ts): it
  * checks the filter's labels and property names against the graph, so a name the graph lacks
  * is answered with that fact and close names rather than an empty list, and it widens the
  * candidate lists until enough nodes pass the filter.
@@ -13,8 +13,8 @@
 import type { FieldError } from '../contract/problem.js';
 import { filterConditions, type SearchFilter } from '../contract/search-filter.js';
 import { DomainError } from '../errors.js';
-import type { GraphNames } from '../graph/graph-names.js';
-import { graphPropertyNames, INDEX_NODE_PROPERTIES, isIndexProperty, isReservedName } from '../graph/internal-names.js';
+import type { GraphNames } from '../graph/shape/graph-names.js';
+import { graphPropertyNames, INDEX_NODE_PROPERTIES, isIndexProperty, isReservedName } from '../graph/shape/internal-names.js';
 import { closeNames } from '../lib/close-names.js';
 
 /** The filter fields of a search request. */
@@ -92,7 +92,7 @@ function unknownName(kind: 'label' | 'property', name: string, known: ReadonlySe
 }
 
 /**
- * The plain index property names a filter uses (`batch`, `chunkText`, …: src/graph/internal-names.ts),
+ * The plain index property names a filter uses (`batch`, `chunkText`, …: src/graph/shape/internal-names.ts),
  * which it may filter on only if some node of the graph's own holds them.
  */
 export function indexNamesIn(filter: SearchFilterFields): string[] {

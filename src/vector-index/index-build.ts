@@ -17,9 +17,9 @@
  */
 import type { Config } from '../config.js';
 import type { EmbedderPool } from '../embeddings/embedders.js';
-import { assertGraph, type GraphStore } from '../graph/driver.js';
+import { assertGraph, type GraphStore } from '../graph/access/driver.js';
 import { COUNT_TEXT_NODES, TEXT_NODE_LABELS } from '../graph/dialect.js';
-import { type ChoiceSettings, readTextPlan, type TextChoice, type TextPlan } from '../graph/text-plan.js';
+import { type ChoiceSettings, readTextPlan, type TextChoice, type TextPlan } from '../graph/text/text-plan.js';
 import { writeIndexMeta, type IndexSettings } from './index-meta.js';
 import { DEFAULT_TEXT_FORMAT, type TextFormat } from './node-text.js';
 import { unknownModel } from '../embeddings/embedders.js';

@@ -1,12 +1,12 @@
 /**
- * What a build records beside its index (src/graph/dialect.ts `WRITE_INDEX_META`): the text plan
+ * What a build records beside its index (src/graph/access/index-meta-node.ts): the text plan
  * it followed and the settings that shape its chunks. The sync follows the same plan and refuses
  * to run when the settings changed since (a new chunking re-cuts every node: that is a build).
  * `/status` shows the plan of the configured index from here.
  */
-import neo4j, { type Driver } from 'neo4j-driver';
-import { LIST_INDEX_META, READ_INDEX_META, WRITE_INDEX_META } from '../graph/dialect.js';
-import type { TextChoice, TextPlan } from '../graph/text-plan.js';
+import type { Driver } from 'neo4j-driver';
+import { listIndexMetaNodes, readIndexMetaNode, writeIndexMetaNode } from '../graph/access/index-meta-node.js';
+import type { TextChoice, TextPlan } from '../graph/text/text-plan.js';
 import type { TextFormat } from './node-text.js';
 import type { CarryPlan } from './carry.js';
 
@@ -33,18 +33,9 @@ export interface IndexMeta {
 
 /** The record of `index`, or null for an index built before records were kept (or never built). */
 export async function readIndexMeta(driver: Driver, database: string, index: string): Promise<IndexMeta | null> {
-  // A plain session: searches read this through whatever driver they were given.
-  const session = driver.session({ database, defaultAccessMode: neo4j.session.READ });
-  const r = await session
-    .run(READ_INDEX_META, { index })
-    .then((res) => res.records[0])
-    .finally(() => session.close());
+  const r = await readIndexMetaNode(driver, database, index);
   if (!r) return null;
-  return {
-    plan: JSON.parse(r.get('plan') as string) as TextPlan,
-    settings: JSON.parse(r.get('settings') as string) as IndexSettings,
-    builtAt: r.get('builtAt') as string,
-  };
+  return { plan: JSON.parse(r.plan) as TextPlan, settings: JSON.parse(r.settings) as IndexSettings, builtAt: r.builtAt };
 }
 
 /** Records written by this process, per `database/index`: a searcher here sees a new plan at once, others within their cache's lifetime. */
@@ -63,14 +54,14 @@ export async function writeIndexMeta(
   plan: TextPlan,
   settings: IndexSettings,
 ): Promise<void> {
-  await driver.executeQuery(WRITE_INDEX_META, { index, plan: JSON.stringify(plan), settings: JSON.stringify(settings) }, { database });
+  await writeIndexMetaNode(driver, database, index, JSON.stringify(plan), JSON.stringify(settings));
   written.set(`${database}/${index}`, metaWrites(database, index) + 1);
 }
 
 /** The indexes of a graph that have a record, with their settings. */
 export async function listIndexMeta(driver: Driver, database: string): Promise<{ index: string; settings: IndexSettings }[]> {
-  const { records } = await driver.executeQuery(LIST_INDEX_META, {}, { database, routing: 'READ' });
-  return records.map((r) => ({ index: r.get('index') as string, settings: JSON.parse(r.get('settings') as string) as IndexSettings }));
+  const records = await listIndexMetaNodes(driver, database);
+  return records.map((r) => ({ index: r.index, settings: JSON.parse(r.settings) as IndexSettings }));
 }
 
 /** Why chunks cut now would differ from the recorded build's, or null when they would not. */

@@ -16,8 +16,8 @@
  */
 import neo4j, { type Driver, type Record as Neo4jRecord } from 'neo4j-driver';
 import { TEXT_NODE_IDS, TEXT_NODES, TEXT_NODES_BY_ID, isIndexLabel } from '../graph/dialect.js';
-import { type NameFields, type PlanName, displayName, nameKeys, nodeName } from '../graph/node-name.js';
-import { planKeys, planNames, type TextPlan } from '../graph/text-plan.js';
+import { type NameFields, type PlanName, displayName, nameKeys, nodeName } from '../graph/text/node-name.js';
+import { planKeys, planNames, type TextPlan } from '../graph/text/text-plan.js';
 import { cutText } from '../lib/text.js';
 import type { ChunkRef } from './csv-cache.js';
 import { composeNodeText, type NodeFields, type TextFormat } from './node-text.js';
@@ -85,8 +85,8 @@ export function textParams(plan: TextPlan): Record<string, unknown> {
 
 /**
  * A database row's text fields, as {@link composeNodeText} reads them, named under `names`
- * (src/graph/text-plan.ts `planNames`): with `dbId`, by the name a result is shown by (with
- * fallbacks: src/graph/node-name.ts `displayName`), else by its name alone (the chunks' header).
+ * (src/graph/text/text-plan.ts `planNames`): with `dbId`, by the name a result is shown by (with
+ * fallbacks: src/graph/text/node-name.ts `displayName`), else by its name alone (the chunks' header).
  */
 export function nodeFields(get: (key: string) => unknown, names: readonly PlanName[], dbId?: unknown): NodeFields {
   const labels = get('labels') as string[];

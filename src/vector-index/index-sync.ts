@@ -2,7 +2,7 @@
  * Keeps the indexes of the configured graph in step with it: nodes created, changed or deleted
  * directly in the database reach search without a build call.
  *
- * Noticing cheaply (src/graph/bookmark.ts): a pass reads the database's bookmark and stops there
+ * Noticing cheaply (src/graph/access/bookmark.ts): a pass reads the database's bookmark and stops there
  * when it equals the one the indexes were last in step at (kept in Redis through
  * src/store/sync-state.ts, so every instance shares it).
  *
@@ -24,7 +24,7 @@
  * quarter of the time spent on it.
  */
 import { DomainError } from '../errors.js';
-import { graphBookmark } from '../graph/bookmark.js';
+import { graphBookmark } from '../graph/access/bookmark.js';
 import { readSyncState as readState, type SyncState, writeSyncState } from '../store/sync-state.js';
 import { resolveIndexName, type IndexBuildDeps } from './index-build.js';
 import { listIndexMeta } from './index-meta.js';

@@ -3,7 +3,7 @@
  * graph. Under the index's lock (one process at a time, never beside a build):
  *
  * 1. The database lists the text nodes whose chunks are missing or were made from other values
- *    (src/graph/chunk-store.ts: each node compared with what its chunk 0 records, inside the
+ *    (src/graph/access/chunk-store.ts: each node compared with what its chunk 0 records, inside the
  *    database; an unchanged node sends nothing and is not tokenised).
  * 2. Those nodes are read {@link WINDOW} at a time by id and cut into chunk texts as the build
  *    cuts them (./index-source.ts). A chunk text the node already has keeps its chunk node and
@@ -21,8 +21,8 @@
  * Chunk nodes written here have batch key `sync`: a later build finds their batches incomplete
  * and writes them again (from its vector cache where it has them), as it would after any edit.
  */
-import { createChunkStore, type NodeWrite, type StoredChunk } from '../graph/chunk-store.js';
-import { readTextPlan, type TextPlan } from '../graph/text-plan.js';
+import { createChunkStore, type NodeWrite, type StoredChunk } from '../graph/access/chunk-store.js';
+import { readTextPlan, type TextPlan } from '../graph/text/text-plan.js';
 import { DomainError } from '../errors.js';
 import { acquireBuildLock } from '../store/build-lock.js';
 import neo4j from 'neo4j-driver';

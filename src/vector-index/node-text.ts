@@ -1,13 +1,13 @@
 /**
  * A node's text as the index embeds it and search returns it, from the text plan
- * (src/graph/text-plan.ts): a name for the chunks' header and a body. One function serves the
+ * (src/graph/text/text-plan.ts): a name for the chunks' header and a body. One function serves the
  * build, the sync and the search, so what a search returns as `text` is what was indexed.
  *
  * Which plan a node follows: an explicitly chosen label of the node first; else its
  * `TEXT_PROPERTY` when it has one (the seed's behaviour, unchanged); else its discovered labels.
  */
-import type { TextPlan } from '../graph/text-plan.js';
-import { isPlaceholder, joinName, nameValue } from '../graph/text-rules.js';
+import type { TextPlan } from '../graph/text/text-plan.js';
+import { isPlaceholder, joinName, nameValue } from '../graph/text/text-rules.js';
 
 /**
  * How property values are written into the body: `values`, one value per line; `keyed`, one
@@ -71,7 +71,7 @@ export function composeNodeText(plan: TextPlan, node: NodeFields, format: TextFo
   const raw = new Map(node.props.map(([k, v]) => [k, v]));
   const values = new Map(node.props.map(([k, v]) => [k, asText(v)]));
   // The plan's name when its values are names (strings, not placeholders); else the rule's
-  // (src/graph/node-name.ts `nodeName`, which passes over what cannot be a name), so one odd node is
+  // (src/graph/text/node-name.ts `nodeName`, which passes over what cannot be a name), so one odd node is
   // named all the same.
   let name = '';
   for (const l of use) {

@@ -6,7 +6,7 @@
  * it (./node-text.ts) and cut, and the marker counts what was left out in both places and names
  * `/graph/node`, where the node's properties are.
  */
-import { planNames, type TextPlan } from '../graph/text-plan.js';
+import { planNames, type TextPlan } from '../graph/text/text-plan.js';
 import { boundText, codePointLength } from '../lib/text.js';
 import { nodeFields } from './index-source.js';
 import { composeNodeText, type NodeFields, resultText } from './node-text.js';

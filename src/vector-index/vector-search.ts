@@ -13,7 +13,7 @@
  *
  * Each mode is one query, one round trip: a second one (fusing here, then reading the nodes)
  * cost hybrid ~0.8 ms, half of a vector search. With `neighbors`, each result also carries some
- * of its relationships (src/graph/neighbors.ts), read by the same query.
+ * of its relationships (src/graph/access/neighbors.ts), read by the same query.
  *
  * The query vector comes from ./query-vectors.ts: concurrent identical queries share one
  * embedding call and recent ones are kept.
@@ -21,24 +21,24 @@
  * With `labels` or `where` the same query keeps only the candidates that pass the filter, and
  * is run again with longer candidate lists while fewer than `top_k` pass (./filter.ts). Where
  * the index's chunks carry filter values (./carry.ts: Neo4j 2026.x), the part of the filter the
- * vector index can apply goes into it (`SEARCH … WHERE`, src/graph/filter-index.ts), so its list
+ * vector index can apply goes into it (`SEARCH … WHERE`, src/graph/filters/filter-index.ts), so its list
  * holds only passing chunks and one round suffices; the rest is post-filtered as before. Without
  * a filter the query, its parameters and its one round trip are exactly those of an unfiltered search.
  */
 import neo4j from 'neo4j-driver';
-import { type AutoRead, withAutoRead } from '../graph/auto-read.js';
+import { type AutoRead, withAutoRead } from '../graph/access/auto-read.js';
 import type { Config } from '../config.js';
 import type { EmbedderPool } from '../embeddings/embedders.js';
-import { assertGraph, type GraphStore } from '../graph/driver.js';
+import { assertGraph, type GraphStore } from '../graph/access/driver.js';
 import { DomainError } from '../errors.js';
 import { fulltextIndexName, indexStatements, missingIndexKind, searchQuery } from '../graph/dialect.js';
-import { type CompiledFilter, compileFilter } from '../graph/filter-cypher.js';
-import { type CarriedFields, splitFilter } from '../graph/filter-index.js';
+import { type CompiledFilter, compileFilter } from '../graph/filters/filter-cypher.js';
+import { type CarriedFields, splitFilter } from '../graph/filters/filter-index.js';
 import { type CarryPlan, inIndexOverfetch, labelField, propField } from './carry.js';
-import { type GraphNames, readGraphNames } from '../graph/graph-names.js';
-import { readHeldNames } from '../graph/internal-names.js';
+import { type GraphNames, readGraphNames } from '../graph/shape/graph-names.js';
+import { readHeldNames } from '../graph/shape/internal-names.js';
 import { createTtlCache } from '../lib/ttl-cache.js';
-import { NEIGHBOR_SCAN, nodeContext, type RawNeighbor } from '../graph/neighbors.js';
+import { NEIGHBOR_SCAN, nodeContext, type RawNeighbor } from '../graph/access/neighbors.js';
 import { unknownModel } from '../embeddings/embedders.js';
 import { queryTerms, toLuceneQuery } from './fulltext-query.js';
 import { createQueryVectors, type QueryVectors } from './query-vectors.js';
@@ -46,7 +46,7 @@ import { resolveIndexName } from './index-build.js';
 import { metaWrites, readIndexMeta } from './index-meta.js';
 import { nodeFields, textParams } from './index-source.js';
 import { hitText, nodePath } from './result-text.js';
-import { planNames, type TextPlan } from '../graph/text-plan.js';
+import { planNames, type TextPlan } from '../graph/text/text-plan.js';
 import { findModel } from '../contract/models.js';
 import type { RetrievalMode, SourceNode } from '../contract/search.js';
 import type { FilterPath, SearchRequest, VectorSearcher } from './types.js';
@@ -152,7 +152,7 @@ interface AppliedFilter {
   chunkHits?: number | null;
 }
 
-/** The chunk properties of a recorded carry, by source name (src/graph/filter-index.ts). */
+/** The chunk properties of a recorded carry, by source name (src/graph/filters/filter-index.ts). */
 function carriedFields(carry: CarryPlan): CarriedFields {
   return {
     labels: new Map(carry.labels.map((l) => [l, labelField(l)])),
@@ -287,7 +287,7 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
     });
     if (filter?.inIndex) filter.chunkHits = records[0]?.has('chunkHits') ? Number(records[0].get('chunkHits')) : null;
     // The text a result carries is the text that was indexed for it (./node-text.ts), bounded (./result-text.ts);
-    // nodes are named as the index names them (src/graph/node-name.ts).
+    // nodes are named as the index names them (src/graph/text/node-name.ts).
     const names = planNames(text);
     return records.map((r): SourceNode => {
       const dbId = r.get('dbId') as number;
@@ -410,7 +410,7 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
       const { text, carried } = await plans.get(JSON.stringify([graph, index, metaWrites(graph, index)]));
       const applied = filter && appliedFilter(filter, carried, labels, where);
       if (applied) onFilterPath?.(filterPath(applied));
-      // Auto-commit reads (src/graph/auto-read.ts): one round trip per query.
+      // Auto-commit reads (src/graph/access/auto-read.ts): one round trip per query.
       try {
         return await withAutoRead(deps.graph, graph, (read) => {
           const plan: SearchPlan = { read, graph, index, text, mode: effective, vector, q, topK, neighbors };

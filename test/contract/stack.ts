@@ -9,8 +9,8 @@
  */
 import { serve } from '@hono/node-server';
 import type { Server } from 'node:http';
-import data from '../../src/graph/sample-data.json' with { type: 'json' };
-import { loadSampleGraph, type SampleGraph } from '../../src/graph/sample.js';
+import data from '../../src/graph/access/sample-data.json' with { type: 'json' };
+import { loadSampleGraph, type SampleGraph } from '../../src/graph/access/sample.js';
 import { startService } from '../../src/server.js';
 import { buildVectorIndex } from '../../src/vector-index/index-build.js';
 import { dropSearchIndex } from '../../src/vector-index/index-writer.js';

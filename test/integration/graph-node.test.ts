@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import neo4j from 'neo4j-driver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NODE_LIST_ITEMS, NODE_NEIGHBORS, NODE_STRING_CHARS } from '../../src/graph/node-details.js';
+import { NODE_LIST_ITEMS, NODE_NEIGHBORS, NODE_STRING_CHARS } from '../../src/graph/access/node-details.js';
 import { createTestApp } from '../helpers/deps.js';
 
 const tag = randomUUID().replace(/-/g, '').slice(0, 10);

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runReadQuery, formatReadQueryResult, ReadQueryError, type ReadQueryLimits } from '../../src/graph/read-query.js';
+import { runReadQuery, formatReadQueryResult, ReadQueryError, type ReadQueryLimits } from '../../src/graph/cypher/read-query.js';
 import { createTestDeps, type TestDeps } from '../helpers/deps.js';
 
 const tag = randomUUID().slice(0, 8);

@@ -1,12 +1,12 @@
 /**
- * What the service learns of the graph server (src/graph/server-info.ts) against the real Neo4j:
+ * What the service learns of the graph server (src/graph/access/server-info.ts) against the real Neo4j:
  * 5.26 LTS and the calendar release scripts/test.sh also runs these suites on (2026.x) answer
  * differently, and each must be told apart; the filtered-index probe creates nothing; a server
  * that does not answer is asked again rather than remembered.
  */
 import neo4j, { type Driver } from 'neo4j-driver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServerInfo, probeServer } from '../../src/graph/server-info.js';
+import { createServerInfo, probeServer } from '../../src/graph/access/server-info.js';
 
 const port = process.env.TEST_GRAPHDB_PORT ?? '1234';
 let driver: Driver;

@@ -6,10 +6,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGraphStore } from '../../src/graph/driver.js';
-import { graphCounts, labelProperties, typePatterns } from '../../src/graph/schema.js';
-import { createSkeletonCache } from '../../src/graph/skeleton-cache.js';
-import { computeSkeleton, DEFAULT_SKELETON_CHARS, formatSkeleton } from '../../src/graph/skeleton.js';
+import { createGraphStore } from '../../src/graph/access/driver.js';
+import { graphCounts, labelProperties, typePatterns } from '../../src/graph/shape/schema.js';
+import { createSkeletonCache } from '../../src/graph/shape/skeleton-cache.js';
+import { computeSkeleton, DEFAULT_SKELETON_CHARS, formatSkeleton } from '../../src/graph/shape/skeleton.js';
 import { createTestDeps, type TestDeps } from '../helpers/deps.js';
 
 const tag = randomUUID().slice(0, 8).replace(/-/g, '');

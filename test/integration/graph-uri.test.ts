@@ -3,8 +3,8 @@
  * single local server (the driver reads its routing table), and reads are sent as reads.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { createGraphStore, type GraphStore } from '../../src/graph/driver.js';
-import { graphStats } from '../../src/graph/stats.js';
+import { createGraphStore, type GraphStore } from '../../src/graph/access/driver.js';
+import { graphStats } from '../../src/graph/shape/stats.js';
 import { testConfig } from '../helpers/deps.js';
 
 const port = process.env.TEST_GRAPHDB_PORT ?? '1234';

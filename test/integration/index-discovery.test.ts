@@ -10,7 +10,7 @@ import { chunkLabel, quoteName } from '../../src/graph/dialect.js';
 import { dropSearchIndex } from '../../src/vector-index/index-writer.js';
 import { searchableProperties } from '../../src/vector-index/index-meta.js';
 import { buildVectorIndex } from '../../src/vector-index/index-build.js';
-import { computeSkeleton, formatSkeleton } from '../../src/graph/skeleton.js';
+import { computeSkeleton, formatSkeleton } from '../../src/graph/shape/skeleton.js';
 import { createTestApp } from '../helpers/deps.js';
 import { loadMoviesNorthwind, moviesNorthwindLabels, moviesNorthwindQueries, removeMoviesNorthwind } from '../helpers/movies-northwind.js';
 

@@ -10,8 +10,8 @@
 import neo4j from 'neo4j-driver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chunkLabel, quoteName } from '../../src/graph/dialect.js';
-import { displayName } from '../../src/graph/node-name.js';
-import { NAME_CHARS } from '../../src/graph/text-rules.js';
+import { displayName } from '../../src/graph/text/node-name.js';
+import { NAME_CHARS } from '../../src/graph/text/text-rules.js';
 import { dropSearchIndex } from '../../src/vector-index/index-writer.js';
 import { createTestApp } from '../helpers/deps.js';
 import {
@@ -246,7 +246,7 @@ describe('a node whose name cannot be read', () => {
       const id = Number(row!.id);
       const shown = (await details(id)).displayName;
       expect(shown).toBe(expected ?? `${loose} #${id}`);
-      // One rule (src/graph/node-name.ts): what dialect.ts `nameFieldsOf` leaves out or cuts changes no name.
+      // One rule (src/graph/text/node-name.ts): what dialect.ts `nameFieldsOf` leaves out or cuts changes no name.
       expect(shown).toBe(displayName([], [loose], Object.entries(props), id));
     }
   });

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Status } from '../../src/contract/status.js';
 import { chunkLabel, quoteName } from '../../src/graph/dialect.js';
-import { isIndexProperty } from '../../src/graph/internal-names.js';
+import { isIndexProperty } from '../../src/graph/shape/internal-names.js';
 import { DATA_TOOLS } from '../../src/agent/data-tools.js';
 import { runTool, type ToolContext } from '../../src/agent/tools.js';
 import { dropSearchIndex } from '../../src/vector-index/index-writer.js';

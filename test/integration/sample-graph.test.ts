@@ -6,8 +6,8 @@
  */
 import neo4j, { type Driver } from 'neo4j-driver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import data from '../../src/graph/sample-data.json' with { type: 'json' };
-import { loadSampleGraph, type SampleGraph } from '../../src/graph/sample.js';
+import data from '../../src/graph/access/sample-data.json' with { type: 'json' };
+import { loadSampleGraph, type SampleGraph } from '../../src/graph/access/sample.js';
 
 const DATABASE = 'neo4j';
 const sample: SampleGraph = data;

@@ -49,7 +49,7 @@ describe('GET /status', () => {
     const { body } = await statusOf();
     expect(body.ready).toBe(false);
     expect(body.graph).toMatchObject({ name: 'neo4j', reachable: true, text_nodes: 3 });
-    // What the server can do (src/graph/server-info.ts; its own suite checks the values per version).
+    // What the server can do (src/graph/access/server-info.ts; its own suite checks the values per version).
     expect(body.graph.server).toMatchObject({ version: expect.stringMatching(/^\d+\.\d+\.\d+$/), edition: 'community' });
     expect(check(body, 'graphdb')?.detail).toContain(`(Neo4j ${body.graph.server?.version} community)`);
     expect(body.graph.nodes).toBeGreaterThanOrEqual(3);

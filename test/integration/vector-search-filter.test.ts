@@ -19,7 +19,7 @@ import { connectClient, startMcpServer, textOf } from './mcp-fixtures.js';
 const MODEL = 'minishlab/potion-base-32M';
 // The properties the suite filters on are carried on the chunks: on a server whose vector
 // indexes take filter properties (Neo4j 2026.x) every case below runs through the index where it
-// can (src/graph/filter-index.ts); on 5.26 the same cases run through the post-filter.
+// can (src/graph/filters/filter-index.ts); on 5.26 the same cases run through the post-filter.
 const f = createIndexFixture(MODEL, {
   CHUNK_TOKENS: '48',
   CHUNK_OVERLAP_TOKENS: '8',

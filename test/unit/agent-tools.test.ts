@@ -4,7 +4,7 @@ import { AGENT_TOOLS } from '../../src/agent/handler.js';
 import { buildSystemPrompt } from '../../src/agent/prompt.js';
 import { cut, parseArgs, runTool, toOpenAiTools, toolArgs, type ToolContext } from '../../src/agent/tools.js';
 import { DomainError } from '../../src/errors.js';
-import { ReadQueryError } from '../../src/graph/read-query.js';
+import { ReadQueryError } from '../../src/graph/cypher/read-query.js';
 
 // Argument errors are caught before a tool touches its context.
 const ctx = {} as ToolContext;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { boltUrl } from '../../src/graph/driver.js';
+import { boltUrl } from '../../src/graph/access/driver.js';
 
 describe('loadConfig', () => {
   it('keeps the development defaults open, and limits identity-less chat once a production setting is on', () => {

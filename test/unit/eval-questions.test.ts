@@ -91,7 +91,7 @@ describe('parseQuestions', () => {
 describe('the example set (examples/eval/sample-questions.csv)', () => {
   it('parses, and every expected node is a node of the sample graph', async () => {
     const { readFile } = await import('node:fs/promises');
-    const { default: data } = await import('../../src/graph/sample-data.json', { with: { type: 'json' } });
+    const { default: data } = await import('../../src/graph/access/sample-data.json', { with: { type: 'json' } });
     const qs = parseQuestions(await readFile('examples/eval/sample-questions.csv', 'utf8'), 'sample-questions.csv');
     expect(qs).toHaveLength(20);
     const known = new Set(data.nodes.flatMap((n) => [n.properties.displayName, String(n.properties.dbId)]));

@@ -4,10 +4,10 @@
  * would goes into it, in the shapes Neo4j's `SEARCH … WHERE` takes (checked on 2026.09.0).
  */
 import { describe, expect, it } from 'vitest';
-import { splitFilter, type CarriedFields } from '../../src/graph/filter-index.js';
+import { splitFilter, type CarriedFields } from '../../src/graph/filters/filter-index.js';
 import type { SearchFilter } from '../../src/contract/search-filter.js';
 import { carriedValues, chooseCarry, inIndexOverfetch, MAX_CARRIED_PROPERTIES } from '../../src/vector-index/carry.js';
-import type { TextPlan } from '../../src/graph/text-plan.js';
+import type { TextPlan } from '../../src/graph/text/text-plan.js';
 
 const carried: CarriedFields = {
   labels: new Map([

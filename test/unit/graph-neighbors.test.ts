@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NEIGHBOR_LABELS, NEIGHBOR_NAME_CHARS, pickNeighbors, type RawNeighbor } from '../../src/graph/neighbors.js';
+import { NEIGHBOR_LABELS, NEIGHBOR_NAME_CHARS, pickNeighbors, type RawNeighbor } from '../../src/graph/access/neighbors.js';
 
 const raw = (type: string, out: boolean, n: number, extra: Partial<RawNeighbor> = {}): RawNeighbor => ({
   type,

@@ -1,7 +1,7 @@
 /** Driver values to plain JSON: graph types, temporal and spatial values, vectors, long strings. */
 import neo4j from 'neo4j-driver';
 import { describe, expect, it } from 'vitest';
-import { toPlainJson } from '../../src/graph/plain-json.js';
+import { toPlainJson } from '../../src/graph/access/plain-json.js';
 
 describe('toPlainJson', () => {
   it('turns nodes, relationships and paths into objects with _id/_labels/_type', () => {

@@ -4,11 +4,11 @@
  */
 import type { GqlStatusObject } from 'neo4j-driver';
 import { describe, expect, it } from 'vitest';
-import { readPatterns } from '../../src/graph/cypher-patterns.js';
+import { readPatterns } from '../../src/graph/cypher/cypher-patterns.js';
 import { closeNames, editDistance, nameDistance } from '../../src/lib/close-names.js';
-import { emptyReason, noticeLine, queryNotices } from '../../src/graph/query-notices.js';
-import type { PropertyInfo } from '../../src/graph/schema.js';
-import type { SkeletonData } from '../../src/graph/skeleton.js';
+import { emptyReason, noticeLine, queryNotices } from '../../src/graph/cypher/query-notices.js';
+import type { PropertyInfo } from '../../src/graph/shape/schema.js';
+import type { SkeletonData } from '../../src/graph/shape/skeleton.js';
 
 const prop = (name: string): PropertyInfo => ({ name, types: ['STRING'], fill: 1, example: null });
 

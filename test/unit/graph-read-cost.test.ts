@@ -1,7 +1,7 @@
 /** Refusal of range() sizes Neo4j could not interrupt once evaluating. */
 import { describe, expect, it } from 'vitest';
-import { checkRanges, MAX_RANGE } from '../../src/graph/read-cost.js';
-import { codeOf } from '../../src/graph/read-guard.js';
+import { checkRanges, MAX_RANGE } from '../../src/graph/cypher/read-cost.js';
+import { codeOf } from '../../src/graph/cypher/read-guard.js';
 
 const check =
   (cypher: string, params: Record<string, unknown> = {}) =>

@@ -1,7 +1,7 @@
 /** The read-only policy of graph_query: text deny-list and plan checks. */
 import type { Plan } from 'neo4j-driver';
 import { describe, expect, it } from 'vitest';
-import { checkPlan, checkQueryText, QueryRefusedError } from '../../src/graph/read-guard.js';
+import { checkPlan, checkQueryText, QueryRefusedError } from '../../src/graph/cypher/read-guard.js';
 
 const plan = (operatorType: string, details = '', children: Plan[] = []): Plan =>
   ({ operatorType, identifiers: [], arguments: { Details: details }, children }) as unknown as Plan;

@@ -1,7 +1,7 @@
 /** The graph inside result values: nodes by dbId, relationships between kept nodes, caps, index data left out. */
 import neo4j from 'neo4j-driver';
 import { describe, expect, it } from 'vitest';
-import { createGraphCollector } from '../../src/graph/result-graph.js';
+import { createGraphCollector } from '../../src/graph/access/result-graph.js';
 
 const { Node, Relationship, Path, PathSegment } = neo4j.types;
 const node = (id: number, labels: string[], props: Record<string, unknown> = {}) => new Node(id, labels, props, `e${id}`);

@@ -1,8 +1,8 @@
 /** Skeleton formatting: content, ordering and the size bound for large schemas. */
 import { describe, expect, it } from 'vitest';
-import type { PropertyInfo } from '../../src/graph/schema.js';
-import { DEFAULT_SKELETON_CHARS, formatSkeleton, type SkeletonData } from '../../src/graph/skeleton.js';
-import { categoryLike } from '../../src/graph/skeleton-view.js';
+import type { PropertyInfo } from '../../src/graph/shape/schema.js';
+import { DEFAULT_SKELETON_CHARS, formatSkeleton, type SkeletonData } from '../../src/graph/shape/skeleton.js';
+import { categoryLike } from '../../src/graph/shape/skeleton-view.js';
 
 const prop = (name: string, type: string, fill = 1): PropertyInfo => ({ name, types: [type], fill, example: null });
 

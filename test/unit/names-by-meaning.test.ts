@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createNamesByMeaning, nameWords } from '../../src/lib/names-by-meaning.js';
-import { withMeaning } from '../../src/graph/query-notices.js';
-import type { SkeletonData } from '../../src/graph/skeleton.js';
+import { withMeaning } from '../../src/graph/cypher/query-notices.js';
+import type { SkeletonData } from '../../src/graph/shape/skeleton.js';
 
 /** A fake model: each word a fixed direction, a text the sum of its words. */
 const WORDS: Record<string, number[]> = {

@@ -1,11 +1,11 @@
 /**
- * The one rule that names a node on every surface (src/graph/node-name.ts): the plan's name, the
+ * The one rule that names a node on every surface (src/graph/text/node-name.ts): the plan's name, the
  * rule's candidates (without the weak steps for a label the plan found unnamed), then for display
  * the label's own identifier and `Label #id`. The database only sends the candidate fields.
  */
 import neo4j from 'neo4j-driver';
 import { describe, expect, it } from 'vitest';
-import { displayName, nameKeys, nodeName, type PlanName } from '../../src/graph/node-name.js';
+import { displayName, nameKeys, nodeName, type PlanName } from '../../src/graph/text/node-name.js';
 
 const f = (props: Record<string, unknown>) => Object.entries(props);
 /** The rule alone, as before the plan: the name with fallbacks, `null` for the `Label #id` fallback. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { StoredChunk } from '../../src/graph/chunk-store.js';
+import type { StoredChunk } from '../../src/graph/access/chunk-store.js';
 import { planNode } from '../../src/vector-index/node-sync.js';
 
 const stored = (id: string, chunk: number, text: string | null, keys: string[] = []): StoredChunk => ({

@@ -3,8 +3,8 @@
  * read), the body in each format, placeholders and repeated values dropped, and no text at all.
  */
 import { describe, expect, it } from 'vitest';
-import type { LabelPlan, TextPlan } from '../../src/graph/text-plan.js';
-import { NAME_CHARS } from '../../src/graph/text-rules.js';
+import type { LabelPlan, TextPlan } from '../../src/graph/text/text-plan.js';
+import { NAME_CHARS } from '../../src/graph/text/text-rules.js';
 import { composeNodeText, DEFAULT_TEXT_FORMAT, keyAsWords, type NodeFields, resultText } from '../../src/vector-index/node-text.js';
 
 const label = (l: Partial<LabelPlan> & Pick<LabelPlan, 'label' | 'source'>): LabelPlan => ({
@@ -15,7 +15,7 @@ const label = (l: Partial<LabelPlan> & Pick<LabelPlan, 'label' | 'source'>): Lab
   ...l,
 });
 const plan = (...labels: LabelPlan[]): TextPlan => ({ textProperty: 'text', only: null, labels });
-/** `displayName` stands for the rule's name (src/graph/node-name.ts `nodeName`): '' when the rule finds none. */
+/** `displayName` stands for the rule's name (src/graph/text/node-name.ts `nodeName`): '' when the rule finds none. */
 const node = (labels: string[], props: Record<string, unknown>, text: unknown = null, displayName = ''): NodeFields => ({
   labels,
   text,

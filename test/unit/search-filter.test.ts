@@ -1,7 +1,7 @@
 /** The filter language's pure parts: schema bounds, the compiled Cypher, close names and candidate growth. */
 import { describe, expect, it } from 'vitest';
 import { SearchFilterSchema, temporalKind } from '../../src/contract/search-filter.js';
-import { compileFilter } from '../../src/graph/filter-cypher.js';
+import { compileFilter } from '../../src/graph/filters/filter-cypher.js';
 import { closeNames, editDistance } from '../../src/lib/close-names.js';
 import { indexNamesIn, MAX_FILTER_CANDIDATES, nextCandidateCount, unknownFilterNames } from '../../src/vector-index/filter.js';
 

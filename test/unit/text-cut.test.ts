@@ -1,6 +1,6 @@
 /** Bounded text (DECISIONS.md 27): code points counted and never split, the cut's marker, a search row's text and a job's stored sources under the bound. */
 import { describe, expect, it } from 'vitest';
-import type { LabelPlan, TextPlan } from '../../src/graph/text-plan.js';
+import type { LabelPlan, TextPlan } from '../../src/graph/text/text-plan.js';
 import { boundSources } from '../../src/chat/run-job.js';
 import { loadConfig } from '../../src/config.js';
 import { boundText, codePointLength, codePointPrefix } from '../../src/lib/text.js';

@@ -13,7 +13,7 @@ import {
   type PropertySample,
   skipReason,
   splitExplicit,
-} from '../../src/graph/text-rules.js';
+} from '../../src/graph/text/text-rules.js';
 
 /** A sampled property holding `strings` (present on as many nodes as it has values). */
 const p = (key: string, strings: string[], otherType?: string): PropertySample => ({ key, strings, present: strings.length, otherType });

@@ -3,7 +3,7 @@
  * hand-made samples (Northwind's strings for numbers and dates, movies' integers, countries).
  */
 import { describe, expect, it } from 'vitest';
-import { readComparisons } from '../../src/graph/cypher-comparisons.js';
+import { readComparisons } from '../../src/graph/cypher/cypher-comparisons.js';
 import {
   temporalHint,
   looksEmpty,
@@ -13,8 +13,8 @@ import {
   typeMismatch,
   valueDistance,
   valueNotices,
-} from '../../src/graph/value-notices.js';
-import type { SampledValue, ValueSample, ValueSampler } from '../../src/graph/value-samples.js';
+} from '../../src/graph/cypher/value-notices.js';
+import type { SampledValue, ValueSample, ValueSampler } from '../../src/graph/cypher/value-samples.js';
 
 const s = (type: string, ...values: Array<string | number>): ValueSample => ({
   items: values.length,

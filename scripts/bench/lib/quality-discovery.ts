@@ -8,7 +8,7 @@
 import type { Driver } from 'neo4j-driver';
 import type { SourceNode } from '../../../src/contract/search.js';
 import { chunkLabel, quoteName } from '../../../src/graph/dialect.js';
-import type { TextPlan } from '../../../src/graph/text-plan.js';
+import type { TextPlan } from '../../../src/graph/text/text-plan.js';
 import { fmt } from '../bench-common.js';
 
 /** recall@1/5/10 and MRR (over the first 10) of one query set in one search variant. */

@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import type { Config } from '../../../src/config.js';
 import type { EmbedderPool } from '../../../src/embeddings/embedders.js';
-import type { GraphStore } from '../../../src/graph/driver.js';
+import type { GraphStore } from '../../../src/graph/access/driver.js';
 import { createLogger } from '../../../src/lib/log.js';
 import { createKvStore } from '../../../src/store/redis.js';
 import { buildVectorIndex } from '../../../src/vector-index/index-build.js';

@@ -9,11 +9,11 @@
  * skeleton: agent overview and MCP schema resource) shows, beside the seed's view emulated.
  */
 import type { QueryNotice } from '../../../src/contract/graph.js';
-import type { GraphStore } from '../../../src/graph/driver.js';
-import { type ReadQueryLimits, runReadQuery } from '../../../src/graph/read-query.js';
-import type { PropertyInfo } from '../../../src/graph/schema.js';
-import { createSkeletonCache } from '../../../src/graph/skeleton-cache.js';
-import { computeSkeleton, DEFAULT_SKELETON_CHARS, formatSkeleton, type SkeletonData } from '../../../src/graph/skeleton.js';
+import type { GraphStore } from '../../../src/graph/access/driver.js';
+import { type ReadQueryLimits, runReadQuery } from '../../../src/graph/cypher/read-query.js';
+import type { PropertyInfo } from '../../../src/graph/shape/schema.js';
+import { createSkeletonCache } from '../../../src/graph/shape/skeleton-cache.js';
+import { computeSkeleton, DEFAULT_SKELETON_CHARS, formatSkeleton, type SkeletonData } from '../../../src/graph/shape/skeleton.js';
 import { loadPublishedGraph, publishedLabels } from '../../../test/helpers/published-graph.js';
 
 /** A query whose value misses, and a text the notice must contain to count as told (the fix or the value held). */

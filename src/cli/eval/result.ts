@@ -49,7 +49,7 @@ export interface QuestionResult {
   agent_steps: number;
   tool_calls: { tool: string; args: unknown }[];
   tool_errors: { tool: string; summary: string }[];
-  /** The `notices` a tool result carries (graph_query: unknown names, reversed relationships, …; src/graph/query-notices.ts). */
+  /** The `notices` a tool result carries (graph_query: unknown names, reversed relationships, …; src/graph/cypher/query-notices.ts). */
   notices: { tool: string; notice: unknown }[];
   model_retries: number;
   cypher: string[];

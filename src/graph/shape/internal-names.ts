@@ -8,9 +8,9 @@
  * the graph's own nodes holds a property of that plain name (a `batch` of a production graph).
  * Names starting with `__` are internal whoever holds them, as everywhere else (text discovery).
  */
-import type { GraphStore } from './driver.js';
-import { withAutoRead } from './auto-read.js';
-import { INDEX_LABEL_PREFIX } from './dialect.js';
+import type { GraphStore } from '../access/driver.js';
+import { withAutoRead } from '../access/auto-read.js';
+import { INDEX_LABEL_PREFIX } from '../dialect.js';
 
 /** Plain names of the index nodes' properties (chunks, then the meta node). */
 export const INDEX_NODE_PROPERTIES: ReadonlySet<string> = new Set([

@@ -1,5 +1,5 @@
 /**
- * Loads the bundled sample graph (src/graph/sample-data.json, written by
+ * Loads the bundled sample graph (src/graph/access/sample-data.json, written by
  * scripts/gen/gen-sample-graph.mjs) into Neo4j. Runtime-neutral: the caller passes the parsed JSON,
  * because Node, Bun and Deno each import files differently.
  */

@@ -6,7 +6,7 @@
  * that did not change; the cost is one scan of the text nodes and one index seek per node.
  */
 import neo4j, { type Driver } from 'neo4j-driver';
-import { AWAIT_INDEX, chunkLabel, hasText, indexStatements, nodeIndexName, nodeSig, notIndexNode, quoteName } from './dialect.js';
+import { AWAIT_INDEX, chunkLabel, hasText, indexStatements, nodeIndexName, nodeSig, notIndexNode, quoteName } from '../dialect.js';
 
 /** A node whose chunks are out of step (new, changed, or never recorded). */
 export interface ChangedNode {

@@ -4,8 +4,8 @@
  * returns a node's candidate properties (src/graph/dialect.ts `nameFieldsOf`), because the rule
  * written out in Cypher made every query that names nodes several times slower to plan.
  *
- * Order: the plan's name for a label of the node (src/graph/text-plan.ts `planNames`) when all
- * its keys hold names; then the rule's candidates (src/graph/text-rules.ts `nameCandidates`)
+ * Order: the plan's name for a label of the node (src/graph/text/text-plan.ts `planNames`) when all
+ * its keys hold names; then the rule's candidates (src/graph/text/text-rules.ts `nameCandidates`)
  * over the keys that hold names, without its weaker steps when the plan found that a label of the
  * node has no name (an Order's `shipName` repeats its customer's); for display only, then the
  * label's own identifier (`Order 10248`), then `Label #dbId`.

@@ -2,7 +2,7 @@
  * The text plan of a graph: for every label, where its nodes' text comes from. A label whose
  * nodes have `TEXT_PROPERTY` keeps it (`text`, the seed's behaviour); a label named in an
  * explicit choice uses the properties given (`explicit`); any other label is sampled and its
- * name and descriptive properties found by rule (`discovered`, src/graph/text-rules.ts); a label
+ * name and descriptive properties found by rule (`discovered`, src/graph/text/text-rules.ts); a label
  * with nothing that reads as text is left out (`none`), with every property's reason.
  *
  * Reading costs one count (from the count store) and one sample of {@link SAMPLE_NODES} nodes per
@@ -10,11 +10,11 @@
  * more than a short name.
  */
 import neo4j, { type Driver } from 'neo4j-driver';
-import type { FieldError } from '../contract/problem.js';
-import type { TextPlanBody } from '../contract/text-plan.js';
-import { DomainError } from '../errors.js';
-import { closeNamesHint } from '../lib/close-names.js';
-import { isIndexLabel, quoteName } from './dialect.js';
+import type { FieldError } from '../../contract/problem.js';
+import type { TextPlanBody } from '../../contract/text-plan.js';
+import { DomainError } from '../../errors.js';
+import { closeNamesHint } from '../../lib/close-names.js';
+import { isIndexLabel, quoteName } from '../dialect.js';
 import { chooseLabelText, splitExplicit, type PropertySample, type SkippedProperty } from './text-rules.js';
 
 /** Nodes sampled per label. */
@@ -239,7 +239,7 @@ export function planKeys(plan: TextPlan): Record<string, string[]> {
 }
 
 /**
- * The plan's names for naming nodes (src/graph/node-name.ts `nodeName`), in
+ * The plan's names for naming nodes (src/graph/text/node-name.ts `nodeName`), in
  * the order node-text.ts reads labels: explicit choices first, then the rest as planned. A
  * sampled label whose plan found no name is listed with no keys: the rule's weaker steps
  * (`title`, any `…Name`) then do not name its nodes either (an Order's `shipName` repeats its

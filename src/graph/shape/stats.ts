@@ -5,7 +5,7 @@
  * nodes scans, and it is bounded by the transaction timeout.
  */
 import neo4j, { type Driver } from 'neo4j-driver';
-import { COUNT_TEXT_NODES, INDEX_LABEL_PREFIX, quoteName } from './dialect.js';
+import { COUNT_TEXT_NODES, INDEX_LABEL_PREFIX, quoteName } from '../dialect.js';
 
 /** One schema index as `SHOW INDEXES` reports it. */
 export interface IndexInfo {

@@ -1,6 +1,6 @@
 /**
  * How a label's or relationship type's properties read in the first view of a graph (the
- * skeleton, src/graph/skeleton.ts): in order of use, not of the alphabet: the name first, then
+ * skeleton, src/graph/shape/skeleton.ts): in order of use, not of the alphabet: the name first, then
  * what vector_search finds the label by, then what queries filter on (category-like strings,
  * numbers, dates, flags, including those stored as strings), then identifiers, then the rest.
  * Each property says its value kind where it differs from its type (`freight: STRING of

@@ -5,10 +5,10 @@
  * Index data (`__` labels) is left out, as everywhere a user sees the graph.
  */
 import neo4j, { type Node, type Relationship } from 'neo4j-driver';
-import { RESULT_GRAPH_NODES, RESULT_GRAPH_RELATIONSHIPS, type ResultGraph } from '../contract/graph.js';
-import { isIndexLabel } from './dialect.js';
+import { RESULT_GRAPH_NODES, RESULT_GRAPH_RELATIONSHIPS, type ResultGraph } from '../../contract/graph.js';
+import { isIndexLabel } from '../dialect.js';
 import { NEIGHBOR_LABELS, NEIGHBOR_NAME_CHARS } from './neighbors.js';
-import { displayName } from './node-name.js';
+import { displayName } from '../text/node-name.js';
 
 /** Collects the graph of result values; {@link GraphCollector.graph} reads it out. */
 export interface GraphCollector {
@@ -30,7 +30,7 @@ export function dbIdOfNode(node: Node): number {
 
 /**
  * The name shown for `node`, as search names a node no plan covers (a query's result carries
- * no plan): src/graph/node-name.ts `displayName` by the rule alone (never a list, a number or a
+ * no plan): src/graph/text/node-name.ts `displayName` by the rule alone (never a list, a number or a
  * placeholder; an integer `orderID` is an Order's own identifier), else its first label and id.
  */
 function nameOf(node: Node): string {

@@ -10,7 +10,7 @@
  * (`contactTitle`, `jobTitle`) never names a node: a Supplier is "Exotic Liquids", not its
  * contact's "Purchasing Manager". A name must be short and tell the label's nodes apart (an
  * Order's `shipName` repeats its customer's name on every order: not a name). The same order,
- * without the sample's tests, names a node wherever it is shown (src/graph/node-name.ts).
+ * without the sample's tests, names a node wherever it is shown (src/graph/text/node-name.ts).
  *
  * The body keeps strings that read as text; it leaves out identifiers, codes, dates, numbers
  * and booleans stored as strings, URLs and blobs (hex or base64 pictures, long unbroken tokens),
@@ -23,7 +23,7 @@
  * and they never name a node or make a line of its text. `none`, `unknown` and `0` are kept:
  * they are answers as often as they are gaps.
  */
-import { BASE64_BLOB, HEX_BLOB, LONG_TOKEN } from '../lib/blob.js';
+import { BASE64_BLOB, HEX_BLOB, LONG_TOKEN } from '../../lib/blob.js';
 
 /** Why a property is not part of a label's text. */
 export type SkipReason =

@@ -8,12 +8,12 @@
  * runs anyway and the schema is the skeleton cache's.
  */
 import type { GqlStatusObject, Notification } from 'neo4j-driver';
-import type { QueryNotice } from '../contract/graph.js';
+import type { QueryNotice } from '../../contract/graph.js';
 import { propertyOwners, readPatterns, type Hop } from './cypher-patterns.js';
-import { closeNames } from '../lib/close-names.js';
-import type { NamesByMeaning } from '../lib/names-by-meaning.js';
-import { formatPattern, SAMPLE_SIZE } from './schema.js';
-import type { SkeletonData } from './skeleton.js';
+import { closeNames } from '../../lib/close-names.js';
+import type { NamesByMeaning } from '../../lib/names-by-meaning.js';
+import { formatPattern, SAMPLE_SIZE } from '../shape/schema.js';
+import type { SkeletonData } from '../shape/skeleton.js';
 
 /** What a notice is about. */
 export type NoticeKind = QueryNotice['kind'];
@@ -287,7 +287,7 @@ export async function withMeaning(
   );
 }
 
-/** Value notices come only with an empty result or one of zeros and nulls (src/graph/value-notices.ts). */
+/** Value notices come only with an empty result or one of zeros and nulls (src/graph/cypher/value-notices.ts). */
 const aboutValues = (notices: readonly QueryNotice[]) => notices.some((n) => n.kind.startsWith('value-'));
 
 /**

@@ -16,9 +16,9 @@
  * - `labels` with one label that is carried.
  * Everything else, and any `or` of more than one item, is left to the post-filter.
  */
-import { type FilterCondition, type SearchFilter, temporalKind } from '../contract/search-filter.js';
+import { type FilterCondition, type SearchFilter, temporalKind } from '../../contract/search-filter.js';
 import { type CompiledFilter, compileFilter } from './filter-cypher.js';
-import { quoteName } from './dialect.js';
+import { quoteName } from '../dialect.js';
 
 /** What the index's chunks carry, by source name (labels, properties) and the chunk property holding each. */
 export interface CarriedFields {

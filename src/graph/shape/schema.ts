@@ -5,9 +5,9 @@
  * Vector index data (labels for which `isIndexLabel` is true) never shows up.
  */
 import neo4j from 'neo4j-driver';
-import type { GraphStore } from './driver.js';
-import { isIndexLabel, quoteName } from './dialect.js';
-import { toPlainJson, type Json } from './plain-json.js';
+import type { GraphStore } from '../access/driver.js';
+import { isIndexLabel, quoteName } from '../dialect.js';
+import { toPlainJson, type Json } from '../access/plain-json.js';
 
 /** A node label and how many nodes carry it. */
 export interface LabelCount {

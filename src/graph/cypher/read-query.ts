@@ -7,17 +7,17 @@
  * Independent of the chat code.
  */
 import neo4j, { Neo4jError, type Plan, type Transaction } from 'neo4j-driver';
-import type { Config } from '../config.js';
-import { isDependencyDown } from '../errors.js';
-import type { GraphStore } from './driver.js';
-import { toPlainJson, type Json } from './plain-json.js';
+import type { Config } from '../../config.js';
+import { isDependencyDown } from '../../errors.js';
+import { type GraphStore, isTransactionTimeout } from '../access/driver.js';
+import { toPlainJson, type Json } from '../access/plain-json.js';
 import { checkRanges } from './read-cost.js';
 import { checkPlan, checkQueryText, codeOf, QueryRefusedError } from './read-guard.js';
-import type { QueryNotice } from '../contract/graph.js';
+import type { QueryNotice } from '../../contract/graph.js';
 import { noticeLine, queryNotices, withMeaning } from './query-notices.js';
-import type { NamesByMeaning } from '../lib/names-by-meaning.js';
-import type { GraphCollector } from './result-graph.js';
-import type { SkeletonCache } from './skeleton-cache.js';
+import type { NamesByMeaning } from '../../lib/names-by-meaning.js';
+import type { GraphCollector } from '../access/result-graph.js';
+import type { SkeletonCache } from '../shape/skeleton-cache.js';
 import { looksEmpty, temporalHint, UNPARSABLE_TEMPORAL, valueNotices } from './value-notices.js';
 import { valueSampler, type ValueSampler } from './value-samples.js';
 
@@ -125,7 +125,7 @@ export interface ReadQueryOptions {
   /** Suggests names by meaning for unknown names no spelling rule matched (src/lib/names-by-meaning.ts). */
   meaning?: NamesByMeaning;
   /**
-   * Checks the compared values of an empty result against the graph's (src/graph/value-notices.ts);
+   * Checks the compared values of an empty result against the graph's (src/graph/cypher/value-notices.ts);
    * default on with the process's sampler of `graph` (only with `schema`, as the other checks); false turns it off.
    */
   values?: ValueSampler | false;
@@ -146,11 +146,6 @@ export class ReadQueryError extends Error {
     super(message, options);
   }
 }
-
-const TIMEOUT_CODES = /TransactionTimedOut|Transaction\.Terminated|TransactionMarkedAsFailed/;
-
-/** True when the database stopped a transaction for its timeout (or terminated it). */
-export const isTransactionTimeout = (err: unknown): boolean => err instanceof Neo4jError && TIMEOUT_CODES.test(err.code);
 
 function toReadQueryError(err: unknown, limits: ReadQueryLimits): ReadQueryError {
   if (err instanceof ReadQueryError) return err;
@@ -217,7 +212,7 @@ function fitChars(rows: Record<string, Json>[], maxChars: number): { kept: Recor
 
 /**
  * Runs `cypher` read-only against `database`, with the notices of its `EXPLAIN` (see
- * src/graph/query-notices.ts). With `graph`, the nodes, relationships and paths of the rows
+ * src/graph/cypher/query-notices.ts). With `graph`, the nodes, relationships and paths of the rows
  * returned (not of those cut) are also handed to that collector.
  * @throws ReadQueryError — `refused` by policy, `unknown-graph`, `timeout`, `cypher` with the
  * database's message, or `unavailable`.

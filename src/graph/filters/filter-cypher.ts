@@ -8,7 +8,7 @@
  * node does not have. The text depends only on the filter's shape (operators, nesting, which
  * values are dates), so Neo4j's query cache serves repeated shapes.
  */
-import { type FilterCondition, type SearchFilter, temporalKind } from '../contract/search-filter.js';
+import { type FilterCondition, type SearchFilter, temporalKind } from '../../contract/search-filter.js';
 
 /** A compiled filter: a predicate over `n` and its parameters (all named `flt_…`). */
 export interface CompiledFilter {

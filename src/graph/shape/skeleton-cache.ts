@@ -3,9 +3,9 @@
  * database that is down delays nothing; the agent reads `current()`, which never waits long:
  * a stale skeleton is served while a refresh runs in the background.
  */
-import type { Logger } from '../lib/log.js';
-import { withTimeout } from '../lib/timeout.js';
-import type { GraphStore } from './driver.js';
+import type { Logger } from '../../lib/log.js';
+import { withTimeout } from '../../lib/timeout.js';
+import type { GraphStore } from '../access/driver.js';
 import { computeSkeleton, formatSkeleton, type SkeletonData, type SkeletonOptions } from './skeleton.js';
 
 /** Options of {@link createSkeletonCache}. */

@@ -1,14 +1,14 @@
 /**
  * What values a property holds on a label (or relationship type), read from a bounded sample
- * and cached, for the value notices (src/graph/value-notices.ts): the value types, the most
+ * and cached, for the value notices (src/graph/cypher/value-notices.ts): the value types, the most
  * common distinct values (strings cut), and whether the sample saw every item that has the
  * property. One read per label and property per {@link VALUE_SAMPLE_TTL_MS}; a read is bounded
  * by the caller's timeout, and the cache by {@link VALUE_SAMPLE_KEYS} entries per graph store.
  */
 import neo4j from 'neo4j-driver';
-import { createTtlCache, type TtlCache } from '../lib/ttl-cache.js';
-import { quoteName } from './dialect.js';
-import type { GraphStore } from './driver.js';
+import { createTtlCache, type TtlCache } from '../../lib/ttl-cache.js';
+import { quoteName } from '../dialect.js';
+import type { GraphStore } from '../access/driver.js';
 
 /** Items read per label and property. */
 export const VALUE_SAMPLE_ITEMS = 5_000;

@@ -2,10 +2,10 @@
  * The graph client: one neo4j-driver instance built at start-up and passed to the app.
  * `graph_name` in requests is a Neo4j database name (Community edition has only `neo4j`).
  */
-import neo4j, { type Driver } from 'neo4j-driver';
-import type { Config } from '../config.js';
-import { DomainError } from '../errors.js';
-import { withTimeout } from '../lib/timeout.js';
+import neo4j, { type Driver, Neo4jError } from 'neo4j-driver';
+import type { Config } from '../../config.js';
+import { DomainError } from '../../errors.js';
+import { withTimeout } from '../../lib/timeout.js';
 import { createServerInfo, type ServerInfo } from './server-info.js';
 
 /** What the app needs from the graph database. */
@@ -87,3 +87,8 @@ export function createGraphStore(opts: GraphStoreOptions): GraphStore {
 export async function assertGraph(graph: Pick<GraphStore, 'hasGraph'>, database: string): Promise<void> {
   if (!(await graph.hasGraph(database))) throw new DomainError('not-found', 'unknown-graph', `graph "${database}" does not exist`);
 }
+
+const TIMEOUT_CODES = /TransactionTimedOut|Transaction\.Terminated|TransactionMarkedAsFailed/;
+
+/** True when the database stopped a transaction for its timeout (or terminated it). */
+export const isTransactionTimeout = (err: unknown): boolean => err instanceof Neo4jError && TIMEOUT_CODES.test(err.code);

@@ -12,9 +12,9 @@
  * Rows are never changed and a comparison the graph matches gets no notice: a string counts as
  * missing only when the sample lacks it and an exact lookup finds none.
  */
-import type { QueryNotice } from '../contract/graph.js';
-import { nameDistance } from '../lib/close-names.js';
-import { withTimeout } from '../lib/timeout.js';
+import type { QueryNotice } from '../../contract/graph.js';
+import { nameDistance } from '../../lib/close-names.js';
+import { withTimeout } from '../../lib/timeout.js';
 import { type Comparison, type ComparedValue, formatValue, readComparisons } from './cypher-comparisons.js';
 import type { SampledValue, ValueSample, ValueSampler } from './value-samples.js';
 

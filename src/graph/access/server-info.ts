@@ -7,8 +7,8 @@
  * Learned at start (src/server.ts), shown by `GET /status`, read through `GraphStore.server()`.
  */
 import neo4j, { type Driver } from 'neo4j-driver';
-import type { Status } from '../contract/status.js';
-import { withTimeout } from '../lib/timeout.js';
+import type { Status } from '../../contract/status.js';
+import { withTimeout } from '../../lib/timeout.js';
 
 /** The server's capabilities. */
 export interface ServerInfo {

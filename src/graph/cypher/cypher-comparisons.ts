@@ -1,6 +1,6 @@
 /**
  * The comparisons of a property with a value that a Cypher query makes, for checking the values
- * against what the graph holds (src/graph/value-notices.ts): map patterns
+ * against what the graph holds (src/graph/cypher/value-notices.ts): map patterns
  * `(c:Customer {country: 'UK'})`, `[r:ORDERS {discount: $d}]` and WHERE-style comparisons
  * `o.freight > 100`, `'UK' = c.country`, `toLower(p.name) = 'keanu reeves'`,
  * `date(o.orderDate) > date('1997-01-01')`, `m.title IN ['A', $b]`, `p.name STARTS WITH 'Tom'`.

@@ -7,7 +7,7 @@
  * index data is never part of it. {@link createSkeletonCache} computes it at start-up without
  * blocking and refreshes it when it gets old.
  */
-import type { GraphStore } from './driver.js';
+import type { GraphStore } from '../access/driver.js';
 import {
   formatPattern,
   graphCounts,
@@ -171,10 +171,10 @@ const KINDS_LEGEND =
 
 /**
  * Formats skeleton data as text of at most `maxChars` characters: a header, one line per label
- * (largest first, its properties in order of use: src/graph/skeleton-view.ts), one line per
+ * (largest first, its properties in order of use: src/graph/shape/skeleton-view.ts), one line per
  * pattern (a type's properties on its first pattern), and a summary line for what did not fit.
  * Patterns take what they need up to 40 % of the budget; labels the rest, each at the richest
- * level of detail that fits (src/graph/skeleton-view.ts). Scale: movies + Northwind (9 labels,
+ * level of detail that fits (src/graph/shape/skeleton-view.ts). Scale: movies + Northwind (9 labels,
  * 12 patterns) fit whole in 3,400 characters. 200 labels and 400 patterns (test/unit/graph-skeleton):
  * in the default 4,000, the 27–34 largest labels with up to 6 properties each and the others
  * named in one tail line; every label is named from `SKELETON_MAX_CHARS` 8,000 (short names)

@@ -6,18 +6,17 @@
  *
  * The node and its neighbours are named as search names them: by the text plan of the graph's
  * indexes (the latest build's plan for each label, read in the same transaction), else by the
- * rule (src/graph/node-name.ts `displayName`).
+ * rule (src/graph/text/node-name.ts `displayName`).
  */
 import neo4j, { type ManagedTransaction, type Node } from 'neo4j-driver';
-import type { NodeDetails } from '../contract/graph.js';
-import { DomainError, isDependencyDown } from '../errors.js';
-import { INDEX_LABEL_PREFIX, INDEX_PLANS, NODE_BY_DBID } from './dialect.js';
-import { assertGraph, type GraphStore } from './driver.js';
+import type { NodeDetails } from '../../contract/graph.js';
+import { DomainError, isDependencyDown } from '../../errors.js';
+import { INDEX_LABEL_PREFIX, INDEX_PLANS, NODE_BY_DBID } from '../dialect.js';
+import { assertGraph, type GraphStore, isTransactionTimeout } from './driver.js';
 import { NEIGHBOR_SCAN, nodeContext, type RawNeighbor } from './neighbors.js';
-import { displayName, type NameFields, nameKeys, type PlanName } from './node-name.js';
+import { displayName, type NameFields, nameKeys, type PlanName } from '../text/node-name.js';
 import { toPlainJson, vectorLength, type Json } from './plain-json.js';
-import { isTransactionTimeout } from './read-query.js';
-import { planNames, type TextPlan } from './text-plan.js';
+import { planNames, type TextPlan } from '../text/text-plan.js';
 
 /** Neighbours returned at most (round-robin over relationship types and directions). */
 export const NODE_NEIGHBORS = 50;
@@ -41,7 +40,7 @@ export function visibleProperties(properties: Record<string, unknown>): { shown:
 }
 
 /**
- * The names the graph's index plans give (src/graph/node-name.ts): for each label, the entry of
+ * The names the graph's index plans give (src/graph/text/node-name.ts): for each label, the entry of
  * the latest plan that has it. A record that does not parse is passed over.
  */
 async function indexNames(tx: ManagedTransaction): Promise<PlanName[]> {

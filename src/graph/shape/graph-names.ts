@@ -3,9 +3,9 @@
  * filtered search checks its names against, so that a misspelt label is answered as such rather
  * than with an empty list. Index labels (`__…`) are left out.
  */
-import { withAutoRead } from './auto-read.js';
-import type { GraphStore } from './driver.js';
-import { isIndexLabel } from './dialect.js';
+import { withAutoRead } from '../access/auto-read.js';
+import type { GraphStore } from '../access/driver.js';
+import { isIndexLabel } from '../dialect.js';
 
 /** Names in use in one graph. */
 export interface GraphNames {

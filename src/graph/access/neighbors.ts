@@ -3,8 +3,8 @@
  * answer (and an agent) sees what a node is connected to without another query. Bounded in
  * rows (a scan cap per node, then `perNode`) and characters (names and labels cut).
  */
-import type { Neighbor } from '../contract/search.js';
-import { displayName, type NameFields, type PlanName } from './node-name.js';
+import type { Neighbor } from '../../contract/search.js';
+import { displayName, type NameFields, type PlanName } from '../text/node-name.js';
 
 /** Relationships read per node before picking: hubs with 10⁵ edges cost no more than this. */
 export const NEIGHBOR_SCAN = 200;
@@ -26,7 +26,7 @@ export interface RawNeighbor {
   type: string;
   out: boolean;
   dbId: unknown;
-  /** The neighbour's name fields (src/graph/dialect.ts `nameFieldsOf`), named here by ./node-name.ts. */
+  /** The neighbour's name fields (src/graph/dialect.ts `nameFieldsOf`), named here by ../text/node-name.ts. */
   nameFields: NameFields;
   labels: string[];
 }
