@@ -92,26 +92,30 @@ export const hasText = (v: string) =>
   `(${v}[$prop] IS :: STRING NOT NULL OR any(l IN labels(${v}) WHERE $textKeys[l] IS NOT NULL))
   AND ($only IS NULL OR any(l IN labels(${v}) WHERE l IN $only))`;
 
-/** Cypher: value `x` as one string for {@link nodeSig}: a string as it is, a list item by item, anything else as `toStringOrNull` writes it. */
-const valueSig = (x: string) => `CASE WHEN ${x} IS :: STRING NOT NULL THEN 's' + ${x}
-  WHEN ${x} IS :: LIST<ANY> NOT NULL THEN reduce(s = 'l', e IN ${x} | s + coalesce(toStringOrNull(e), '?') + '\\u001f')
-  ELSE 'v' + coalesce(toStringOrNull(${x}), '?') END`;
+/**
+ * Cypher: `[key + type, value]` of property `k` of node `v` for {@link nodeSig}: a string as it is
+ * (not copied: the list holds the value, so a 5 MB text costs no concatenation), a list item by
+ * item, anything else as `toStringOrNull` writes it; the type mark keeps `'1'` apart from `1`.
+ */
+const keySig = (v: string) => `CASE WHEN ${v}[k] IS :: STRING THEN [k + '\\u001ds', ${v}[k]]
+  WHEN ${v}[k] IS :: LIST<ANY> THEN [k + '\\u001dl', reduce(s = '', e IN ${v}[k] | s + coalesce(toStringOrNull(e), '?') + '\\u001f')]
+  ELSE [k + '\\u001dv', coalesce(toStringOrNull(${v}[k]), '?')] END`;
 
 /**
- * Cypher: everything a node's chunks are made from, as one string: its labels, then each
- * property that can reach them (`$prop`, the plan's keys for its labels, its name candidates
- * and the carried `$carryProps`) with its value. Written on the node's chunk 0 by the build and
- * the sync, and compared with the node inside the database by the sync's change check
- * (src/graph/access/chunk-store.ts), so finding what changed sends no text over the wire and
- * tokenises nothing. Cypher has no hash function, so this is the values themselves; a key's
- * order follows the node's storage, and a node whose properties were rewritten in another order
- * is seen as changed once (its chunks are then found unchanged and kept).
+ * Cypher: everything a node's chunks are made from, as a list of strings: its labels, then for
+ * each property that can reach them (`$prop`, the plan's keys for its labels, its name
+ * candidates, keys ending in name, title or id, and the carried `$carryProps`) its key and value.
+ * Written on the node's chunk 0 by the build and the sync, and compared with the node inside
+ * the database by the sync's change check (src/graph/access/chunk-store.ts), so finding what
+ * changed sends no text over the wire and tokenises nothing. Cypher has no hash function, so
+ * this is the values themselves. A key's order follows the node's storage: a node whose
+ * properties were rewritten in another order is seen as changed once (its chunks are then
+ * found unchanged and kept).
  */
-export const nodeSig = (
-  v: string,
-) => `[tk IN [${textKeysOf(v)}] | reduce(s = reduce(t = '', l IN labels(${v}) | t + l + '\\u001e'), k IN keys(${v}) |
-  CASE WHEN k = $prop OR k IN tk OR k IN $carryProps OR k IN $nameKeys OR k =~ '(?i).*(name|title|id)'
-  THEN s + '\\u001d' + k + '=' + ${valueSig(`${v}[k]`)} ELSE s END)][0]`;
+export const nodeSig = (v: string) => `[tk IN [${textKeysOf(v)}] | reduce(s = labels(${v}) + ['\\u001e'], k IN keys(${v}) |
+  CASE WHEN k = $prop OR k IN tk OR k IN $carryProps OR k IN $nameKeys
+    OR toLower(k) ENDS WITH 'name' OR toLower(k) ENDS WITH 'title' OR toLower(k) ENDS WITH 'id'
+  THEN s + ${keySig(v)} ELSE s END)][0]`;
 
 /**
  * Cypher: value `x` as a search result reads it (`$textChars`): a string's first characters, a

@@ -37,7 +37,7 @@ export interface ChunkRef {
   /** Filter values the chunk node carries (./carry.ts); not embedded, not part of the cache key. */
   carry?: Record<string, unknown>;
   /** On a node's chunk 0: what its chunks were made from (src/graph/dialect.ts `nodeSig`); not part of the cache key. */
-  sig?: string;
+  sig?: string[];
 }
 
 /** A batch cache of one index. */

@@ -36,7 +36,7 @@ export interface TextNode {
   /** Filter values its chunks carry (./carry.ts); absent when the index carries none. */
   carry?: Record<string, unknown>;
   /** What its chunks are made from (src/graph/dialect.ts `nodeSig`), recorded on its chunk 0. */
-  sig?: string;
+  sig?: string[];
 }
 
 /**
@@ -119,7 +119,7 @@ export function rowReader(plan: TextPlan, format?: TextFormat, carry?: CarryStat
     const text = composeNodeText(plan, fields, format);
     if (!text) return null;
     const node: TextNode = { nodeId: record.get('nodeId') as string, text: text.body, displayName: text.name, labels: fields.labels };
-    const sig = record.get('sig') as string | null;
+    const sig = record.get('sig') as string[] | null;
     if (sig !== null) node.sig = sig;
     if (carry) node.carry = carriedValues(carry.plan, fields.labels, record.get('carried') as [string, unknown][], carry.lists);
     return node;

@@ -121,15 +121,16 @@ export async function syncIndexNodes(deps: IndexBuildDeps, opts: NodeSyncOptions
     report.skipped = skipped.state;
 
     const syncWindow = async (refs: NodeRef[]) => {
+      if (!refs.length) return;
       lock.assertHeld();
       report.nodesChanged += refs.length;
-      const wanted = new Map<string, { sig: string; texts: string[]; carry?: Record<string, unknown> }>();
+      const wanted = new Map<string, { sig: string[]; texts: string[]; carry?: Record<string, unknown> }>();
       for await (const record of readRowsById(driver, graph, params, refs, skipped)) {
         const nodeId = record.get('nodeId') as string;
         try {
           const node = read(record);
           const texts = node ? nodeChunkTexts(node, (t) => embedder.chunk(t)) : [];
-          wanted.set(nodeId, { sig: record.get('sig') as string, texts, carry: node?.carry });
+          wanted.set(nodeId, { sig: record.get('sig') as string[], texts, carry: node?.carry });
         } catch (err) {
           skipped.add(nodeId, err);
         }
@@ -157,15 +158,23 @@ export async function syncIndexNodes(deps: IndexBuildDeps, opts: NodeSyncOptions
     };
 
     let refs: NodeRef[] = [];
-    for await (const ref of store.changedNodes(params)) {
-      refs.push(ref);
+    const gone: string[] = [];
+    const inWindow = new Set<string>();
+    for await (const { nodeId, seq } of store.changes(params)) {
+      if (seq === null) {
+        gone.push(nodeId);
+        continue;
+      }
+      // A node with two chunk 0 (left by an interrupted write) is listed twice: once is enough.
+      if (inWindow.has(nodeId)) continue;
+      inWindow.add(nodeId);
+      refs.push({ seq, nodeId });
       if (refs.length < WINDOW) continue;
       await syncWindow(refs);
       refs = [];
+      inWindow.clear();
     }
     await syncWindow(refs);
-
-    const gone = await store.goneNodes(params);
     for (let i = 0; i < gone.length; i += DELETE_SLICE) {
       lock.assertHeld();
       report.chunksDeleted += await store.deleteNodes(gone.slice(i, i + DELETE_SLICE));
@@ -196,7 +205,7 @@ export async function syncIndexNodes(deps: IndexBuildDeps, opts: NodeSyncOptions
  */
 export function planNode(
   nodeId: string,
-  want: { sig: string; texts: readonly string[]; carry?: Record<string, unknown> },
+  want: { sig: string[]; texts: readonly string[]; carry?: Record<string, unknown> },
   stored: readonly StoredChunk[],
   carried: ReadonlySet<string>,
 ): NodeWrite {

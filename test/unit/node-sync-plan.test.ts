@@ -14,12 +14,12 @@ describe('planNode', () => {
   it('keeps a stored chunk whose text is wanted, renumbered, and makes rows only for new texts', () => {
     const w = planNode(
       'n1',
-      { sig: 'S', texts: ['h\na', 'h\nB', 'h\nc'] },
+      { sig: ['S'], texts: ['h\na', 'h\nB', 'h\nc'] },
       [stored('x', 0, 'h\na'), stored('y', 1, 'h\nb'), stored('z', 2, 'h\nc')],
       new Set(),
     );
     expect(w.kept.map((k) => [k.id, num(k.props.chunk), k.props.sig])).toEqual([
-      ['x', 0, 'S'],
+      ['x', 0, ['S']],
       ['z', 2, null],
     ]);
     expect(w.rows.map((r) => [num(r.props.chunk), r.props.chunkText, r.props.sig])).toEqual([[1, 'h\nB', null]]);
@@ -27,16 +27,21 @@ describe('planNode', () => {
   });
 
   it('moves a chunk that shifted (a paragraph inserted before it) instead of embedding it again', () => {
-    const w = planNode('n1', { sig: 'S', texts: ['h\nnew', 'h\na', 'h\nb'] }, [stored('x', 0, 'h\na'), stored('y', 1, 'h\nb')], new Set());
+    const w = planNode(
+      'n1',
+      { sig: ['S'], texts: ['h\nnew', 'h\na', 'h\nb'] },
+      [stored('x', 0, 'h\na'), stored('y', 1, 'h\nb')],
+      new Set(),
+    );
     expect(w.kept.map((k) => [k.id, num(k.props.chunk)])).toEqual([
       ['x', 1],
       ['y', 2],
     ]);
-    expect(w.rows.map((r) => [num(r.props.chunk), r.props.chunkText, r.props.sig])).toEqual([[0, 'h\nnew', 'S']]);
+    expect(w.rows.map((r) => [num(r.props.chunk), r.props.chunkText, r.props.sig])).toEqual([[0, 'h\nnew', ['S']]]);
   });
 
   it('uses each stored chunk once when a text repeats', () => {
-    const w = planNode('n1', { sig: 'S', texts: ['h\na', 'h\na'] }, [stored('x', 0, 'h\na')], new Set());
+    const w = planNode('n1', { sig: ['S'], texts: ['h\na', 'h\na'] }, [stored('x', 0, 'h\na')], new Set());
     expect(w.kept).toHaveLength(1);
     expect(w.rows).toHaveLength(1);
   });
@@ -45,7 +50,7 @@ describe('planNode', () => {
     const carried = new Set(['label:Doc', 'prop:year', 'prop:kind']);
     const w = planNode(
       'n1',
-      { sig: 'S', texts: ['h\na'], carry: { 'label:Doc': true, 'prop:year': 1999 } },
+      { sig: ['S'], texts: ['h\na'], carry: { 'label:Doc': true, 'prop:year': 1999 } },
       [stored('x', 0, 'h\na', ['label:Doc', 'prop:kind'])],
       carried,
     );
@@ -53,10 +58,10 @@ describe('planNode', () => {
   });
 
   it('gives a node with no text a marker with its sig, and keeps nothing', () => {
-    const w = planNode('n1', { sig: 'S', texts: [] }, [stored('x', 0, 'h\na'), stored('m', 0, null)], new Set());
+    const w = planNode('n1', { sig: ['S'], texts: [] }, [stored('x', 0, 'h\na'), stored('m', 0, null)], new Set());
     expect(w.kept).toEqual([]);
     expect(w.rows).toEqual([]);
-    expect(w.marker).toMatchObject({ sig: 'S' });
+    expect(w.marker).toMatchObject({ sig: ['S'] });
     expect(num(w.marker!.chunk)).toBe(0);
   });
 });

@@ -1,17 +1,18 @@
 /**
  * The sync's access to one index's chunk nodes (src/graph/dialect.ts describes them): which
  * nodes changed since their chunks were written, and per-node reads and writes. The change
- * check runs inside the database: each text node's values are compared with what its chunk 0
- * records ({@link nodeSig}), so no text crosses the wire and nothing is tokenised for a node
- * that did not change; the cost is one scan of the text nodes and one index seek per node.
+ * check runs inside the database: each indexed node's values are compared with what its chunk
+ * 0 records ({@link nodeSig}), so no text crosses the wire and nothing is tokenised for a node
+ * that did not change. Its cost: a scan of the chunk label with one seek by element id per
+ * indexed node, and a scan of the text nodes against a set of the indexed ids (new nodes).
  */
 import neo4j, { type Driver } from 'neo4j-driver';
 import { AWAIT_INDEX, chunkLabel, hasText, indexStatements, nodeIndexName, nodeSig, notIndexNode, quoteName } from '../dialect.js';
 
-/** A node whose chunks are out of step (new, changed, or never recorded). */
+/** A node whose chunks are out of step: new, changed or never recorded (`seq` set), or gone (`seq` null). */
 export interface ChangedNode {
-  /** `id(n)`: what the reads by id take. */
-  seq: number;
+  /** `id(n)`, what the reads by id take; null when the node is deleted or has no text under the plan. */
+  seq: number | null;
   nodeId: string;
 }
 
@@ -46,12 +47,11 @@ export interface ChunkStore {
   /** Creates the `nodeId` range index when missing and waits until it is online. */
   prepare(): Promise<void>;
   /**
-   * Text nodes whose chunks are missing or were made from other values, in node id order.
-   * `params`: the text plan's parameters with `carryProps` (src/vector-index/index-source.ts).
+   * The indexed nodes whose values differ from what their chunk 0 records (or that are gone, or
+   * no longer text under the plan), then the text nodes that have no chunk. `params`: the text
+   * plan's parameters with `carryProps` (src/vector-index/index-source.ts `readParams`).
    */
-  changedNodes(params: Record<string, unknown>): AsyncGenerator<ChangedNode>;
-  /** Source ids of chunk nodes whose node is gone or no longer has text under the plan. */
-  goneNodes(params: Record<string, unknown>): Promise<string[]>;
+  changes(params: Record<string, unknown>): AsyncGenerator<ChangedNode>;
   /** The stored chunks of these source nodes. */
   chunksOf(nodeIds: readonly string[]): Promise<Map<string, StoredChunk[]>>;
   /** Replaces the chunks of these nodes in one transaction; returns the chunk nodes deleted. */
@@ -72,35 +72,41 @@ const FETCH_SIZE = 1_000;
 export function createChunkStore(driver: Driver, database: string, indexName: string): ChunkStore {
   const label = quoteName(chunkLabel(indexName));
   const run = (cypher: string, params: Record<string, unknown> = {}) => driver.executeQuery(cypher, params, { database });
+  /** Streams a change query's rows (the driver pauses it while the sync works through a window). */
+  async function* stream(cypher: string, params: Record<string, unknown>): AsyncGenerator<ChangedNode> {
+    const session = driver.session({ database, defaultAccessMode: neo4j.session.READ, fetchSize: FETCH_SIZE });
+    try {
+      for await (const r of session.run(cypher, params)) {
+        const seq = r.get('seq');
+        yield { nodeId: r.get('nodeId') as string, seq: seq === null ? null : Number(seq) };
+      }
+    } finally {
+      await session.close();
+    }
+  }
   return {
     async prepare() {
       await run(indexStatements(indexName).createNodeIndex);
       await run(AWAIT_INDEX, { name: nodeIndexName(indexName), seconds: neo4j.int(600) });
     },
-    async *changedNodes(params) {
-      const session = driver.session({ database, defaultAccessMode: neo4j.session.READ, fetchSize: FETCH_SIZE });
-      try {
-        const rows = session.run(
-          `MATCH (n) WHERE ${hasText('n')} AND ${notIndexNode('n')}
-WITH n, COLLECT { MATCH (c:${label} {nodeId: elementId(n)}) WHERE c.chunk = 0 RETURN c.sig } AS sigs
-WHERE size(sigs) <> 1 OR sigs[0] IS NULL OR sigs[0] <> ${nodeSig('n')}
-RETURN id(n) AS seq, elementId(n) AS nodeId`,
-          params,
-        );
-        for await (const r of rows) yield { seq: Number(r.get('seq')), nodeId: r.get('nodeId') as string };
-      } finally {
-        await session.close();
-      }
-    },
-    async goneNodes(params) {
-      const { records } = await driver.executeQuery(
+    async *changes(params) {
+      const present = `n IS NOT NULL AND ${hasText('n')} AND ${notIndexNode('n')}`;
+      // From the chunks' side: one seek by element id per indexed node, the values compared in place.
+      yield* stream(
         `MATCH (c:${label}) WHERE c.chunk = 0
-  AND NOT EXISTS { MATCH (n) WHERE elementId(n) = c.nodeId AND ${hasText('n')} AND ${notIndexNode('n')} }
-RETURN DISTINCT c.nodeId AS nodeId`,
+OPTIONAL MATCH (n) WHERE elementId(n) = c.nodeId
+WITH c, n, ${present} AS present
+WHERE NOT present OR c.sig IS NULL OR c.sig <> ${nodeSig('n')}
+RETURN c.nodeId AS nodeId, CASE WHEN present THEN id(n) END AS seq`,
         params,
-        { database, routing: 'READ' },
       );
-      return records.map((r) => r.get('nodeId') as string);
+      // New nodes: the text nodes whose id is not among the chunks' (a hash set, no seek per node).
+      yield* stream(
+        `MATCH (c:${label}) WHERE c.chunk = 0 WITH collect(c.nodeId) AS ids
+MATCH (n) WHERE ${hasText('n')} AND ${notIndexNode('n')} AND NOT elementId(n) IN ids
+RETURN elementId(n) AS nodeId, id(n) AS seq`,
+        params,
+      );
     },
     async chunksOf(nodeIds) {
       const { records } = await driver.executeQuery(
