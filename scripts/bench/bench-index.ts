@@ -13,6 +13,7 @@
  * itself at `INDEX_SYNC_INTERVAL_MS`, peak RSS of every pass and the database's CPU time.
  * `--stream <s>` adds a steady stream of `--rate` (10) writes a second to indexed nodes for that
  * long, with the worker loop running: write → searchable p50/p95 and both processes' CPU.
+ * `--check-only` (with `--sync`) times the change check alone at scale, without a build.
  * `--short` keeps only the build, one pass after `--edits` changed nodes, the check alone and the
  * unindexed write (for `--nodes 1000000`). The store's size on disk is printed before and after
  * (`du` of `--store`, default `.local/neo4j/data`).
@@ -39,7 +40,7 @@ import { createEmbeddersFromConfig } from '../../src/embeddings/embedders.js';
 import { cacheDir } from '../../src/vector-index/csv-cache.js';
 import { listIndexMeta, readIndexMeta } from '../../src/vector-index/index-meta.js';
 import { createChunkStore } from '../../src/graph/access/chunk-store.js';
-import { fulltextIndexName } from '../../src/graph/dialect.js';
+import { chunkLabel, fulltextIndexName, nodeSig, quoteName } from '../../src/graph/dialect.js';
 import { textParams } from '../../src/vector-index/index-source.js';
 import { buildVectorIndex, type BuildReport, type IndexBuildDeps } from '../../src/vector-index/index-build.js';
 import { type IndexSyncResult, type SyncPass, startIndexSync, syncGraph } from '../../src/vector-index/index-sync.js';
@@ -77,6 +78,7 @@ const { values } = parseArgs({
     store: { type: 'string' },
     cleanup: { type: 'boolean' },
     stream: { type: 'string' },
+    'check-only': { type: 'boolean' },
     rate: { type: 'string' },
   },
 });
@@ -462,6 +464,51 @@ async function streamBench(interval: number) {
   }
 }
 
+/**
+ * `--sync --check-only`: the change check alone at scale, without a build: every BenchDoc node
+ * gets the chunk 0 a build writes (its values recorded, computed in the database; no text, no
+ * vector), then the check is timed on the unchanged graph, after a write to another label, after
+ * `--edits` edits and after a deletion. What a pass adds to it for k changed nodes (reading,
+ * chunking and embedding those k) is measured by the full `--sync` run at 10^5.
+ */
+async function checkOnlyBench() {
+  await ensureSynthetic();
+  await resetIndex(SYNTHETIC_INDEX);
+  const params = { prop: SYNTHETIC_PROP, textKeys: {}, only: [SYNTHETIC_LABEL], nameKeys: ['displayName'], carryProps: [] };
+  const store = createChunkStore(graph.driver, db, SYNTHETIC_INDEX);
+  let t = performance.now();
+  await autoCommit(
+    `MATCH (n:${SYNTHETIC_LABEL}) CALL (n) { CREATE (c:${quoteName(chunkLabel(SYNTHETIC_INDEX))} {nodeId: elementId(n), chunk: 0, batch: 'bench', sig: ${nodeSig('n')}}) } IN TRANSACTIONS OF 10000 ROWS`,
+    params,
+  );
+  await store.prepare();
+  console.log(`chunk 0 of ${fmt(NODES)} nodes written, node-id index online: ${s1(performance.now() - t)}`);
+  await printStore('with the chunk nodes');
+  const check = async (title: string) => {
+    const cpu = neo4jPid ? cpuMs(neo4jPid) : Number.NaN;
+    t = performance.now();
+    let changed = 0;
+    let gone = 0;
+    for await (const c of store.changes(params)) {
+      if (c.seq === null) gone++;
+      else changed++;
+    }
+    const ms = performance.now() - t;
+    console.log(
+      `  ${title.padEnd(36)} ${s1(ms)} (${changed} changed or new, ${gone} gone; Neo4j CPU ${s1(neo4jPid ? cpuMs(neo4jPid) - cpu : Number.NaN)}; load ${load()})`,
+    );
+  };
+  console.log(`\n## the change check at ${fmt(NODES)} nodes`);
+  for (let i = 0; i < 3; i++) await check('unchanged graph');
+  await run(`MERGE (n:${OTHER_LABEL} {k: 1}) SET n.note = $note`, { note: uniqueWord() });
+  await check('after a write to another label');
+  await editNodes(randomNodes(EDITS, new Set()), NODES + 1000);
+  await check(`after ${EDITS} nodes edited`);
+  await run(`MATCH (n:${SYNTHETIC_LABEL} {dbId: 0}) DETACH DELETE n`);
+  await run(`CREATE (n:${SYNTHETIC_LABEL} {dbId: 0, displayName: 'doc 0'}) SET n[$prop] = 'A new node.'`, { prop: SYNTHETIC_PROP });
+  await check('after one deleted, one created');
+}
+
 async function syncBench() {
   neo4jPid = findNeo4jPid();
   // Every recorded index of the graph is synced by each pass; one that discovers new labels takes the bench graph in too.
@@ -598,6 +645,10 @@ try {
   console.log(`date:    ${new Date().toISOString()}, load average ${load()}`);
   if (values.cleanup) {
     synthetic = true;
+  } else if (values.sync && values['check-only']) {
+    synthetic = true;
+    neo4jPid = findNeo4jPid();
+    await checkOnlyBench();
   } else if (values.sync) {
     await embedders.get(BENCH_MODEL);
     synthetic = true;
