@@ -18,14 +18,13 @@
 import type { Config } from '../config.js';
 import type { EmbedderPool } from '../embeddings/embedders.js';
 import { assertGraph, type GraphStore } from '../graph/access/driver.js';
-import { COUNT_TEXT_NODES, TEXT_NODE_LABELS } from '../graph/dialect.js';
+import { countTextNodes, textNodeLabels } from '../graph/access/text-nodes.js';
 import { type ChoiceSettings, readTextPlan, type TextChoice, type TextPlan } from '../graph/text/text-plan.js';
 import { writeIndexMeta, type IndexSettings } from './index-meta.js';
 import { DEFAULT_TEXT_FORMAT, type TextFormat } from './node-text.js';
 import { unknownModel } from '../embeddings/embedders.js';
 import { batchKey, createCsvCache, storedBatchKey, type CacheFs } from './csv-cache.js';
 import { type CarryPlan, carryFields, chooseCarry, MAX_CARRIED_LABELS } from './carry.js';
-import neo4j from 'neo4j-driver';
 import { acquireBuildLock } from '../store/build-lock.js';
 import { chunkBatches, streamTextNodes, textParams } from './index-source.js';
 import { createSkippedNodes, SKIPPED_SHOWN, type SkippedNodes } from './skipped-nodes.js';
@@ -177,12 +176,7 @@ export async function previewTextPlan(deps: Pick<IndexBuildDeps, 'graph' | 'conf
 async function planCarry(deps: Pick<IndexBuildDeps, 'graph' | 'config'>, graph: string, plan: TextPlan): Promise<CarryPlan | null> {
   const server = await deps.graph.server().catch(() => null);
   if (!server?.vectorFilters || !deps.config.INDEX_FILTERS) return null;
-  const { records } = await deps.graph.driver.executeQuery(
-    TEXT_NODE_LABELS,
-    { ...textParams(plan), max: neo4j.int(MAX_CARRIED_LABELS) },
-    { database: graph, routing: 'READ' },
-  );
-  const labels = (records[0]?.get('labels') ?? []) as string[];
+  const labels = await textNodeLabels(deps.graph.driver, graph, textParams(plan), MAX_CARRIED_LABELS);
   const carry = chooseCarry(plan, labels, deps.config.INDEX_FILTER_PROPERTIES ?? null);
   return carry.labels.length || carry.properties.length ? carry : null;
 }
@@ -263,10 +257,10 @@ export async function buildVectorIndex(deps: IndexBuildDeps, opts: BuildIndexOpt
       filterFields: carryFields(carry),
     });
     const cache = createCsvCache({ dataDir: config.DATA_DIR, indexName: index, dimensions: entry.dimensions, fs: opts.fs });
-    const { records } = await driver.executeQuery(COUNT_TEXT_NODES, textParams(plan), { database: opts.graph });
+    const nodesTotal = await countTextNodes(driver, opts.graph, textParams(plan));
     const progress: BuildProgress = {
       phase: 'embedding',
-      nodesTotal: Number(records[0]?.get('total') ?? 0),
+      nodesTotal,
       nodesDone: 0,
       chunksDone: 0,
       batchesDone: 0,

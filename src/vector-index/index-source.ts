@@ -14,8 +14,9 @@
  * read (a Cypher function given a list aborts the stream), the rest is read by id in windows, a
  * failing window halved until the node that fails it is found ({@link streamTextNodes}).
  */
-import neo4j, { type Driver, type Record as Neo4jRecord } from 'neo4j-driver';
-import { TEXT_NODE_IDS, TEXT_NODES, TEXT_NODES_BY_ID, isIndexLabel } from '../graph/dialect.js';
+import type { Driver, Record as Neo4jRecord } from 'neo4j-driver';
+import { isIndexLabel } from '../graph/dialect.js';
+import { readTextNodeRows, streamTextNodeRows, textNodeIdsAfter } from '../graph/access/text-nodes.js';
 import { type NameFields, type PlanName, displayName, nameKeys, nodeName } from '../graph/text/node-name.js';
 import { planKeys, planNames, type TextPlan } from '../graph/text/text-plan.js';
 import { cutText } from '../lib/text.js';
@@ -71,9 +72,6 @@ export interface ChunkBatch {
   /** Source nodes fully chunked by the end of this batch (for progress). */
   nodesDone: number;
 }
-
-/** Records the driver pulls per round trip; the stream pauses when its buffer is full. */
-const FETCH_SIZE = 500;
 
 /**
  * The parameters of the queries that read nodes' text under `plan` (src/graph/dialect.ts
@@ -163,9 +161,8 @@ export async function* streamTextNodes(
     }
   };
   let after = -1;
-  const session = driver.session({ database, defaultAccessMode: neo4j.session.READ, fetchSize: FETCH_SIZE });
   try {
-    for await (const record of session.run(TEXT_NODES, params)) {
+    for await (const record of streamTextNodeRows(driver, database, params)) {
       after = Number(record.get('seq'));
       const node = toNode(record);
       if (node) yield node;
@@ -173,28 +170,20 @@ export async function* streamTextNodes(
     return;
   } catch (err) {
     if (!skipped || !isValueError(err)) throw err;
-  } finally {
-    await session.close();
   }
-  const session2 = driver.session({ database, defaultAccessMode: neo4j.session.READ, fetchSize: FETCH_SIZE });
-  try {
-    let refs: NodeRef[] = [];
-    for await (const record of session2.run(TEXT_NODE_IDS, { ...params, after: neo4j.int(after) })) {
-      refs.push({ seq: Number(record.get('seq')), nodeId: record.get('nodeId') as string });
-      if (refs.length < WINDOW) continue;
-      for await (const record of readRowsById(driver, database, params, refs, skipped)) {
-        const node = toNode(record);
-        if (node) yield node;
-      }
-      refs = [];
-    }
+  let refs: NodeRef[] = [];
+  const readWindow = async function* () {
     for await (const record of readRowsById(driver, database, params, refs, skipped)) {
       const node = toNode(record);
       if (node) yield node;
     }
-  } finally {
-    await session2.close();
+    refs = [];
+  };
+  for await (const ref of textNodeIdsAfter(driver, database, params, after)) {
+    refs.push(ref);
+    if (refs.length >= WINDOW) yield* readWindow();
   }
+  yield* readWindow();
 }
 
 /** A node to read by id: `id(n)` and its elementId. */
@@ -218,8 +207,12 @@ export async function* readRowsById(
   if (!refs.length) return;
   let records: Neo4jRecord[];
   try {
-    const ids = refs.map((r) => neo4j.int(r.seq));
-    ({ records } = await driver.executeQuery(TEXT_NODES_BY_ID, { ...params, ids }, { database, routing: 'READ' }));
+    records = await readTextNodeRows(
+      driver,
+      database,
+      params,
+      refs.map((r) => r.seq),
+    );
   } catch (err) {
     if (!isValueError(err)) throw err;
     if (refs.length === 1) return skipped.add(refs[0]!.nodeId, err);
