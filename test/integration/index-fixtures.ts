@@ -8,6 +8,8 @@ import { rm } from 'node:fs/promises';
 import neo4j, { type Driver } from 'neo4j-driver';
 import { dropSearchIndex } from '../../src/vector-index/index-writer.js';
 import { chunkLabel, quoteName } from '../../src/graph/dialect.js';
+import type { EmbedderPool } from '../../src/embeddings/embedders.js';
+import type { Embedder } from '../../src/embeddings/types.js';
 
 /** Names of one suite's test data. */
 export interface IndexFixture {
@@ -89,4 +91,53 @@ export function countingDriver(driver: Driver) {
     },
   } as unknown as Driver;
   return { counting, runs };
+}
+
+/** Names and settings of a sync suite: its own label, index and key prefix, discovery restricted to its label. */
+export function createSyncFixture(name: string, extra: Record<string, string> = {}) {
+  const tag = Math.random().toString(36).slice(2, 8);
+  const label = `${name}_${tag}`;
+  const index = `test_${name.toLowerCase()}_${tag}`;
+  const env = {
+    INDEX_DISCOVER: 'true',
+    INDEX_LABELS: label,
+    VECTOR_INDEX_NAME: index,
+    EMBEDDING_MODEL: 'minishlab/potion-base-32M',
+    KV_PREFIX: `test:${name.toLowerCase()}${tag}:`,
+    ...extra,
+  };
+  return { tag, label, index, env };
+}
+
+/**
+ * An embedder pool that counts calls and records every text sent to the model; with `failFrom`,
+ * calls from that one on fail (a model server gone), with `delayMs` each call waits first.
+ * `active` and `maxActive` track calls in flight.
+ */
+export function spyEmbedders(pool: EmbedderPool, opts: { failFrom?: number; delayMs?: number } = {}) {
+  const stats = { calls: 0, active: 0, maxActive: 0, texts: [] as string[] };
+  const wrapped: EmbedderPool = {
+    ...pool,
+    async get(model) {
+      const real = await pool.get(model);
+      return {
+        ...real,
+        chunk: (t: string) => real.chunk(t),
+        async embed(texts: string[]) {
+          stats.calls++;
+          stats.active++;
+          stats.maxActive = Math.max(stats.maxActive, stats.active);
+          try {
+            if (opts.delayMs) await new Promise((r) => setTimeout(r, opts.delayMs));
+            if (stats.calls >= (opts.failFrom ?? Number.POSITIVE_INFINITY)) throw new Error('embedding model server unreachable');
+            stats.texts.push(...texts);
+            return await real.embed(texts);
+          } finally {
+            stats.active--;
+          }
+        },
+      } as Embedder;
+    },
+  };
+  return { pool: wrapped, stats };
 }

@@ -8,7 +8,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmbedderPool } from '../../src/embeddings/embedders.js';
-import type { Embedder } from '../../src/embeddings/types.js';
 import { chunkLabel, quoteName } from '../../src/graph/dialect.js';
 import { buildVectorIndex } from '../../src/vector-index/index-build.js';
 import { readSyncState, syncGraph } from '../../src/vector-index/index-sync.js';
@@ -16,47 +15,19 @@ import { graphBookmark } from '../../src/graph/access/bookmark.js';
 import { dropSearchIndex } from '../../src/vector-index/index-writer.js';
 import { createApp } from '../../src/app.js';
 import { createTestDeps } from '../helpers/deps.js';
+import { createSyncFixture, spyEmbedders } from './index-fixtures.js';
 
 const MODEL = 'minishlab/potion-base-32M';
-const tag = Math.random().toString(36).slice(2, 8);
-const LABEL = `NodeSync_${tag}`;
+const { tag, label: LABEL, index, env } = createSyncFixture('NodeSync', { CHUNK_TOKENS: '32', CHUNK_OVERLAP_TOKENS: '0' });
 const OTHER = `NodeSyncOther_${tag}`;
-const index = `test_nodesync_${tag}`;
-const env = {
-  INDEX_DISCOVER: 'true',
-  INDEX_LABELS: LABEL,
-  VECTOR_INDEX_NAME: index,
-  EMBEDDING_MODEL: MODEL,
-  KV_PREFIX: `test:nodesync${tag}:`,
-  CHUNK_TOKENS: '32',
-  CHUNK_OVERLAP_TOKENS: '0',
-};
 const deps = createTestDeps(env);
 const driver = deps.graph.driver;
 const L = quoteName(LABEL);
 const C = quoteName(chunkLabel(index));
-
-/** An embedder pool that records every text sent to the model, and fails from call `failFrom` on. */
-function recordingPool(pool: EmbedderPool, failFrom = Number.POSITIVE_INFINITY) {
-  const texts: string[] = [];
-  let calls = 0;
-  const wrapped: EmbedderPool = {
-    ...pool,
-    async get(model) {
-      const real = await pool.get(model);
-      return {
-        ...real,
-        chunk: (t: string) => real.chunk(t),
-        async embed(batch: string[]) {
-          if (++calls >= failFrom) throw new Error('embedding model server unreachable');
-          texts.push(...batch);
-          return real.embed(batch);
-        },
-      } as Embedder;
-    },
-  };
-  return { pool: wrapped, texts };
-}
+const recordingPool = (pool: EmbedderPool, failFrom?: number) => {
+  const spy = spyEmbedders(pool, { failFrom });
+  return { pool: spy.pool, texts: spy.stats.texts };
+};
 
 const q = async (cypher: string, params: Record<string, unknown> = {}) =>
   (await driver.executeQuery(cypher, params, { database: 'neo4j' })).records.map((r) => r.toObject());

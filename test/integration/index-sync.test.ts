@@ -7,58 +7,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chunkLabel, quoteName } from '../../src/graph/dialect.js';
 import type { EmbedderPool } from '../../src/embeddings/embedders.js';
-import type { Embedder } from '../../src/embeddings/types.js';
 import { buildVectorIndex } from '../../src/vector-index/index-build.js';
 import { readSyncState, startIndexSync, syncGraph } from '../../src/vector-index/index-sync.js';
 import { dropSearchIndex } from '../../src/vector-index/index-writer.js';
 import { createApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { createTestDeps } from '../helpers/deps.js';
-import { indexContent } from './index-fixtures.js';
+import { createSyncFixture, indexContent, spyEmbedders } from './index-fixtures.js';
 
 const MODEL = 'minishlab/potion-base-32M';
-const tag = Math.random().toString(36).slice(2, 8);
-const LABEL = `SyncDoc_${tag}`;
-const index = `test_sync_${tag}`;
-const env = {
-  INDEX_DISCOVER: 'true',
-  INDEX_LABELS: LABEL,
-  VECTOR_INDEX_NAME: index,
-  EMBEDDING_MODEL: MODEL,
-  KV_PREFIX: `test:sync${tag}:`,
-  INDEX_BATCH_SIZE: '8',
-};
+const { label: LABEL, index, env } = createSyncFixture('SyncDoc', { INDEX_BATCH_SIZE: '8' });
 const deps = createTestDeps(env);
 const driver = deps.graph.driver;
-
-/** An embedder pool whose embedders count calls (and may fail or stall); `active` tracks overlap. */
-function countingPool(pool: EmbedderPool, opts: { fail?: boolean; delayMs?: number } = {}) {
-  const stats = { calls: 0, active: 0, maxActive: 0, texts: [] as string[] };
-  const wrapped: EmbedderPool = {
-    ...pool,
-    async get(model) {
-      const real = await pool.get(model);
-      return {
-        ...real,
-        chunk: (t: string) => real.chunk(t),
-        async embed(texts: string[]) {
-          stats.calls++;
-          stats.texts.push(...texts);
-          stats.active++;
-          stats.maxActive = Math.max(stats.maxActive, stats.active);
-          try {
-            if (opts.delayMs) await new Promise((r) => setTimeout(r, opts.delayMs));
-            if (opts.fail) throw new Error('embedding model server unreachable');
-            return await real.embed(texts);
-          } finally {
-            stats.active--;
-          }
-        },
-      } as Embedder;
-    },
-  };
-  return { pool: wrapped, stats };
-}
+/** {@link spyEmbedders} with the old name and options of this suite. */
+const countingPool = (pool: EmbedderPool, opts: { fail?: boolean; delayMs?: number } = {}) =>
+  spyEmbedders(pool, { failFrom: opts.fail ? 1 : undefined, delayMs: opts.delayMs });
 
 const q = async (cypher: string, params: Record<string, unknown> = {}) =>
   (await driver.executeQuery(cypher, params, { database: 'neo4j' })).records.map((r) => r.toObject());
