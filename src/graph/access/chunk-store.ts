@@ -90,13 +90,14 @@ export function createChunkStore(driver: Driver, database: string, indexName: st
       await run(AWAIT_INDEX, { name: nodeIndexName(indexName), seconds: neo4j.int(600) });
     },
     async *changes(params) {
-      const present = `n IS NOT NULL AND ${hasText('n')} AND ${notIndexNode('n')}`;
-      // From the chunks' side: one seek by element id per indexed node, the values compared in place.
+      // From the chunks' side: one seek by element id per indexed node, the values compared in
+      // place. Equal values mean the same labels and text property, so whether the node still has
+      // text under the plan is asked only of the nodes that differ.
       yield* stream(
         `MATCH (c:${label}) WHERE c.chunk = 0
 OPTIONAL MATCH (n) WHERE elementId(n) = c.nodeId
-WITH c, n, ${present} AS present
-WHERE NOT present OR c.sig IS NULL OR c.sig <> ${nodeSig('n')}
+WITH c, n WHERE n IS NULL OR c.sig IS NULL OR c.sig <> ${nodeSig('n')}
+WITH c, n, n IS NOT NULL AND ${hasText('n')} AND ${notIndexNode('n')} AS present
 RETURN c.nodeId AS nodeId, CASE WHEN present THEN id(n) END AS seq`,
         params,
       );
