@@ -66,8 +66,8 @@ export interface SyncPass {
   rounds: number;
 }
 
-/** Check-and-sync rounds per pass: the one that syncs, the one that confirms, one for a write that landed meanwhile. */
-export const MAX_ROUNDS = 3;
+/** Check-and-sync rounds per pass: the one that syncs, and the one that confirms (it syncs what landed meanwhile; a graph written to without pause is caught up by the next pass). */
+export const MAX_ROUNDS = 2;
 
 /** Reads the sync state of `graph` (empty before the first pass). */
 export function readSyncState(deps: Pick<IndexBuildDeps, 'kv'>, graph: string): Promise<SyncState<IndexSyncResult>> {
