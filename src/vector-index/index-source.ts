@@ -255,7 +255,12 @@ export async function* chunkBatches(
     for (let i = 0; i < pieces.length; i++) {
       const piece = pieces[i]!;
       const text = header && piece ? `${header}\n${piece}` : header || piece;
-      current.push(node.carry ? { nodeId: node.nodeId, chunk: i, text, carry: node.carry } : { nodeId: node.nodeId, chunk: i, text });
+      const ref: ChunkRef = node.carry
+        ? { nodeId: node.nodeId, chunk: i, text, carry: node.carry }
+        : { nodeId: node.nodeId, chunk: i, text };
+      // A header alone is stored apart from the texts (csv-cache.ts `nameOnly`).
+      if (!piece) ref.nameOnly = true;
+      current.push(ref);
       const closes = current.length >= max || (current.length >= min && fnv1a(`${node.nodeId}#${i}`) % modulus === 0);
       if (closes) {
         // A node whose last chunk closes the batch counts as done in it.
