@@ -44,7 +44,7 @@ const INDEX = 'bench_wikipathways_all_minilm';
 type System = string;
 /** The peers' query: `top_k` chunk hits, no grouping per node. */
 const FLOOR_QUERY =
-  'CALL db.index.vector.queryNodes($index, $k, $vector) YIELD node, score RETURN node.chunkText AS text, node.nodeId AS nodeId, score';
+  'CALL db.index.vector.queryNodes($index, $k, $vector) YIELD node, score RETURN coalesce(node.chunkText, node.nameText) AS text, node.nodeId AS nodeId, score';
 
 /** Figures of one system at one concurrency, pooled over the rounds. */
 interface Pooled {

@@ -18,6 +18,7 @@ import { searchQuery } from '../../src/graph/dialect.js';
 import { createGraphStore } from '../../src/graph/access/driver.js';
 import { dropSearchIndex } from '../../src/vector-index/index-writer.js';
 import { textParams } from '../../src/vector-index/index-source.js';
+import { queryTerms } from '../../src/vector-index/fulltext-query.js';
 import { candidateCount } from '../../src/vector-index/vector-search.js';
 import { BENCH_MODEL, WIKIPATHWAYS_INDEX, WIKIPATHWAYS_PROP, benchConfig, benchModels, describeMachine, fmt } from './bench-common.js';
 import { type Created, ensureWikiPathwaysIndex, report, runLoad, startSearchServer } from './lib/search-bench.js';
@@ -102,6 +103,8 @@ async function localBench(args: string[]) {
           k: neo4j.int(candidateCount(TOP_K)),
           topK: neo4j.int(TOP_K),
           vector: vectors[i % vectors.length],
+          // The query's words: name chunks are weighed by the share of them they hold (src/graph/dialect.ts NAME_SHARE).
+          terms: queryTerms(queries[i % queries.length]!),
           // The text plan's parameters of an index of one text property, as the searcher sends them.
           ...textParams({ textProperty: WIKIPATHWAYS_PROP, only: null, labels: [] }),
           textChars: neo4j.int(config.SEARCH_TEXT_MAX_CHARS),

@@ -38,6 +38,12 @@ export interface ChunkRef {
   carry?: Record<string, unknown>;
   /** On a node's chunk 0: what its chunks were made from (src/graph/dialect.ts `nodeSig`); not part of the cache key. */
   sig?: string[];
+  /**
+   * The chunk is its node's header alone (a node with a name and no other text): stored in
+   * `nameText`, not `chunkText` (src/graph/dialect.ts), so names keep out of the texts' full-text
+   * statistics. Not part of the cache key (the same text is embedded).
+   */
+  nameOnly?: boolean;
 }
 
 /** A batch cache of one index. */
@@ -82,15 +88,23 @@ async function sha256Hex(text: string): Promise<string> {
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+/** Marks the stored key of a batch whose name-only chunks hold their text in `nameText` ({@link storedBatchKey}). */
+const NAME_LAYOUT = 'names:nameText';
+
 /**
  * The key a batch's chunk nodes are stored under: `textKey` (the cache's), or for chunks that
  * carry filter values a SHA-256 over it and those values, so a changed value rewrites the
  * batch's nodes (vectors come from the cache) and an index without carried values keeps its keys.
+ * A batch holding name-only chunks adds {@link NAME_LAYOUT}: such a batch written before names
+ * had a field of their own (its names in `chunkText`) gets a new key, so the next build or sync
+ * rewrites it (vectors from the cache) and deletes the old nodes as stale; other batches keep theirs.
  */
 export async function storedBatchKey(textKey: string, chunks: readonly ChunkRef[]): Promise<string> {
-  if (!chunks.some((c) => c.carry)) return textKey;
+  const names = chunks.some((c) => c.nameOnly);
+  if (!chunks.some((c) => c.carry) && !names) return textKey;
   const parts = [textKey];
-  for (const c of chunks) parts.push(JSON.stringify(c.carry ?? null));
+  if (chunks.some((c) => c.carry)) for (const c of chunks) parts.push(JSON.stringify(c.carry ?? null));
+  if (names) parts.push(NAME_LAYOUT);
   return sha256Hex(parts.join('\n'));
 }
 

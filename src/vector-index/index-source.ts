@@ -224,16 +224,24 @@ export async function* readRowsById(
   yield* records;
 }
 
+/** One chunk's text, and whether it is the node's header alone (stored in `nameText`). */
+export interface ChunkText {
+  text: string;
+  nameOnly?: boolean;
+}
+
 /**
  * The texts of a node's chunks: its header, a newline, then each piece `chunk` cuts its body
  * into (just the piece for a node with no header); a node with a name and no other text (a
- * person, a category; or a text that was only blobs) is one chunk, its header.
+ * person, a category; or a text that was only blobs) is one chunk, its header alone.
  */
-export function nodeChunkTexts(node: TextNode, chunk: (text: string) => string[]): string[] {
+export function nodeChunkTexts(node: TextNode, chunk: (text: string) => string[]): ChunkText[] {
   const header = chunkHeader(node.displayName, node.labels);
   const pieces = node.text ? chunk(node.text) : [];
-  if (!pieces.length) return header ? [header] : [];
-  return pieces.map((piece) => (header && piece ? `${header}\n${piece}` : header || piece));
+  if (!pieces.length) return header ? [{ text: header, nameOnly: true }] : [];
+  return pieces.map((piece) =>
+    header && piece ? { text: `${header}\n${piece}` } : piece ? { text: piece } : { text: header, nameOnly: true },
+  );
 }
 
 /** 32-bit FNV-1a of a string: cheap, stable across runs and platforms. */
@@ -271,7 +279,7 @@ export async function* chunkBatches(
   let index = 0;
   let nodesDone = 0;
   for await (const node of nodes) {
-    let texts: string[];
+    let texts: ChunkText[];
     try {
       texts = nodeChunkTexts(node, chunk);
     } catch (err) {
@@ -281,9 +289,12 @@ export async function* chunkBatches(
       continue;
     }
     for (let i = 0; i < texts.length; i++) {
-      const ref: ChunkRef = { nodeId: node.nodeId, chunk: i, text: texts[i]! };
+      const { text, nameOnly } = texts[i]!;
+      const ref: ChunkRef = { nodeId: node.nodeId, chunk: i, text };
       if (node.carry) ref.carry = node.carry;
       if (i === 0 && node.sig !== undefined) ref.sig = node.sig;
+      // A header alone is stored apart from the texts (csv-cache.ts `nameOnly`).
+      if (nameOnly) ref.nameOnly = true;
       current.push(ref);
       const closes = current.length >= max || (current.length >= min && fnv1a(`${node.nodeId}#${i}`) % modulus === 0);
       if (closes) {

@@ -15,6 +15,7 @@ import { DomainError } from '../errors.js';
 import {
   AWAIT_INDEX,
   DELETE_INDEX_META,
+  FULLTEXT_FIELDS,
   FULLTEXT_INDEX_STATE,
   VECTOR_INDEX_STATE,
   batchIndexName,
@@ -46,7 +47,7 @@ export interface IndexWriter {
   /**
    * Creates the `batch` lookup index, the vector index (re-creating it when it has other
    * dimensions, HNSW settings or filter properties) and the full-text index (re-creating it when it has another
-   * analyzer), and waits for them to be online (immediate for new, empty indexes).
+   * analyzer, or at the end of the writes when it has other fields), and waits for them to be online (immediate for new, empty indexes).
    */
   prepare(timeoutMs?: number): Promise<void>;
   /** True when the graph already holds exactly `size` chunk nodes of batch `key`. */
@@ -111,7 +112,9 @@ export function toList(v: Float32Array): number[] {
  */
 function toRows(chunks: readonly ChunkRef[], vectors: readonly Float32Array[]) {
   return chunks.map((c, i) => {
-    const row = { nodeId: c.nodeId, chunk: neo4j.int(c.chunk), text: c.text, sig: c.sig ?? null, vector: toList(vectors[i]!) };
+    // A name-only chunk's text goes to `nameText`, a text's to `chunkText` (the other null: not set).
+    const [text, name] = c.nameOnly ? [null, c.text] : [c.text, null];
+    const row = { nodeId: c.nodeId, chunk: neo4j.int(c.chunk), text, name, sig: c.sig ?? null, vector: toList(vectors[i]!) };
     return c.carry ? { ...row, carry: c.carry } : row;
   });
 }
@@ -128,9 +131,12 @@ export function createIndexWriter(opts: IndexWriterOptions): IndexWriter {
   const run = (cypher: string, params: Record<string, unknown> = {}) => driver.executeQuery(cypher, params, { database });
 
   /** State of one schema index, and whether it has the settings asked for; null when absent. */
-  const stateOf = async (query: string, name: string, same: (r: Neo4jRecord) => boolean) => {
+  // `fields`: whether it covers the fields asked for (`fieldsOk`; the full-text index).
+  const stateOf = async (query: string, name: string, same: (r: Neo4jRecord) => boolean, fieldsOk = (_: Neo4jRecord) => true) => {
     const r = (await run(query, { name })).records[0];
-    return r ? { state: r.get('state') as string, percent: Number(r.get('populationPercent') ?? 0), same: same(r) } : null;
+    return r
+      ? { state: r.get('state') as string, percent: Number(r.get('populationPercent') ?? 0), same: same(r), fields: fieldsOk(r) }
+      : null;
   };
   // An index with other settings is re-created (its chunks are rewritten anyway when the model changed).
   const indexState = () =>
@@ -143,7 +149,23 @@ export function createIndexWriter(opts: IndexWriterOptions): IndexWriter {
         Number(r.get('ef')) === efConstruction &&
         sameFields(r.get('properties')),
     );
-  const fulltextState = () => stateOf(FULLTEXT_INDEX_STATE, fulltextIndexName(indexName), (r) => r.get('analyzer') === analyzer);
+  // An index on `chunkText` alone (before names had a field of their own) is re-created over both.
+  const sameFulltextFields = (r: Neo4jRecord) => JSON.stringify(r.get('properties')) === JSON.stringify(FULLTEXT_FIELDS);
+  const fulltextState = () =>
+    stateOf(
+      FULLTEXT_INDEX_STATE,
+      fulltextIndexName(indexName),
+      (r) => r.get('analyzer') === analyzer && sameFulltextFields(r),
+      sameFulltextFields,
+    );
+  /**
+   * Set by `prepare` when the full-text index has other fields: this build rewrites the batches
+   * holding names (csv-cache.ts `storedBatchKey`), and an index populated over the old chunks
+   * would go on counting them in its BM25 statistics once deleted (Lucene keeps a deleted
+   * document's statistics until its segment merges). It is dropped, and created by
+   * `awaitOnline` at the end of the build, over the chunks as written.
+   */
+  let fulltextAfterWrites = false;
 
   return {
     async prepare(timeoutMs) {
@@ -158,11 +180,14 @@ export function createIndexWriter(opts: IndexWriterOptions): IndexWriter {
         await run(ddl, { dims: neo4j.int(dimensions), m: neo4j.int(hnswM), ef: neo4j.int(efConstruction) });
       }
       const fulltext = await fulltextState();
-      if (fulltext && !fulltext.same) await run(q.dropFulltextIndex);
+      const later = Boolean(fulltext && !fulltext.fields);
+      if (fulltext && !fulltext.same && !later) await run(q.dropFulltextIndex);
       // Over the chunk nodes of an earlier build, a new full-text index populates in the
       // background; awaitOnline below and at the end of the build waits for it.
-      if (!fulltext?.same) await run(q.createFulltextIndex, { analyzer });
+      if (!fulltext?.same && !later) await run(q.createFulltextIndex, { analyzer });
       await this.awaitOnline(undefined, timeoutMs);
+      if (later) await run(q.dropFulltextIndex);
+      fulltextAfterWrites = later;
     },
     async hasBatch(key, size) {
       const { records } = await run(q.countBatch, { key });
@@ -176,6 +201,8 @@ export function createIndexWriter(opts: IndexWriterOptions): IndexWriter {
       return autoCommit(driver, database, q.deleteStale, { keys });
     },
     async awaitOnline(onPercent, timeoutMs = 30 * 60_000) {
+      if (fulltextAfterWrites) await run(q.createFulltextIndex, { analyzer });
+      fulltextAfterWrites = false;
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const states = await Promise.all([indexState(), fulltextState()]);

@@ -30,7 +30,7 @@ import { carryFields, MAX_CARRIED_CHARS } from './carry.js';
 import { type IndexBuildDeps, validateBuildTarget } from './index-build.js';
 import { chunkingChange, readIndexMeta, writeIndexMeta } from './index-meta.js';
 import { toList } from './index-writer.js';
-import { type CarryState, type NodeRef, nodeChunkTexts, readParams, readRowsById, rowReader } from './index-source.js';
+import { type CarryState, type ChunkText, type NodeRef, nodeChunkTexts, readParams, readRowsById, rowReader } from './index-source.js';
 import { createSkippedNodes, SKIPPED_SHOWN, type SkippedNodes } from './skipped-nodes.js';
 
 /** What one index's sync did. */
@@ -124,7 +124,7 @@ export async function syncIndexNodes(deps: IndexBuildDeps, opts: NodeSyncOptions
       if (!refs.length) return;
       lock.assertHeld();
       report.nodesChanged += refs.length;
-      const wanted = new Map<string, { sig: string[]; texts: string[]; carry?: Record<string, unknown> }>();
+      const wanted = new Map<string, { sig: string[]; texts: ChunkText[]; carry?: Record<string, unknown> }>();
       for await (const record of readRowsById(driver, graph, params, refs, skipped)) {
         const nodeId = record.get('nodeId') as string;
         try {
@@ -141,7 +141,7 @@ export async function syncIndexNodes(deps: IndexBuildDeps, opts: NodeSyncOptions
       const toEmbed: { row: NodeWrite['rows'][number]; text: string }[] = [];
       for (const [nodeId, want] of wanted) {
         const w = planNode(nodeId, want, stored.get(nodeId) ?? [], fields);
-        for (const row of w.rows) toEmbed.push({ row, text: row.props.chunkText as string });
+        for (const row of w.rows) toEmbed.push({ row, text: (row.props.chunkText ?? row.props.nameText) as string });
         report.chunksKept += w.kept.length;
         writes.push(w);
       }
@@ -205,7 +205,7 @@ export async function syncIndexNodes(deps: IndexBuildDeps, opts: NodeSyncOptions
  */
 export function planNode(
   nodeId: string,
-  want: { sig: string[]; texts: readonly string[]; carry?: Record<string, unknown> },
+  want: { sig: string[]; texts: readonly ChunkText[]; carry?: Record<string, unknown> },
   stored: readonly StoredChunk[],
   carried: ReadonlySet<string>,
 ): NodeWrite {
@@ -219,13 +219,17 @@ export function planNode(
     write.marker = { chunk: neo4j.int(0), sig: want.sig };
     return write;
   }
-  for (const [i, text] of want.texts.entries()) {
+  for (const [i, { text, nameOnly = false }] of want.texts.entries()) {
     const props: Record<string, unknown> = { chunk: neo4j.int(i), sig: i === 0 ? want.sig : null, ...want.carry };
+    // A header alone is stored in `nameText`, a text in `chunkText` (src/graph/dialect.ts).
+    const field = nameOnly ? { nameText: text, chunkText: null } : { chunkText: text, nameText: null };
     const old = byText.get(text)?.shift();
     if (!old) {
-      write.rows.push({ props: { ...props, chunkText: text }, vector: [] });
+      write.rows.push({ props: { ...props, ...field }, vector: [] });
       continue;
     }
+    // A chunk of the layout before names had a field of their own moves its text; others keep theirs untouched.
+    if (old.nameOnly !== nameOnly) Object.assign(props, field);
     // A carried field the node no longer has is removed (null), one it has is set.
     for (const k of old.keys) if (carried.has(k) && !(want.carry && k in want.carry)) props[k] = null;
     write.kept.push({ id: old.id, props });

@@ -140,6 +140,8 @@ interface SearchPlan {
   q: string | null;
   topK: number;
   neighbors: number;
+  /** The user's words: name chunks are weighed by the share of them they hold, in every mode (src/graph/dialect.ts NAME_SHARE). */
+  query: string;
 }
 
 /** A filter as a search applies it: inside the index (a predicate over chunk `c`) and after it (over node `n`). */
@@ -171,9 +173,9 @@ export interface VectorSearcherOptions {
   overfetch?: number;
   /**
    * Weigh hits by the share of the query's words they hold (src/graph/dialect.ts TERM_SHARE):
-   * `all` (default), every full-text hit and, in hybrid's vector list, chunks that are a name
-   * alone; `names`, name chunks only in both lists; `none`, the scores alone (as before issue 37).
-   * bench:quality compares them.
+   * `all` (default), every full-text hit and, in the vector lists (vector mode, hybrid), chunks
+   * that are a name alone (by ½ + ½ · share: NAME_SHARE); `names`, name chunks only in both
+   * lists; `none`, the scores alone (as before issue 37). bench:quality compares them.
    */
   termShare?: 'none' | 'names' | 'all';
   /** Query embedding (cache and coalescing); default one of `QUERY_VECTOR_CACHE_SIZE` vectors over `deps.embedders`. */
@@ -275,8 +277,8 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
       ...filter?.post?.params,
       ...filter?.inIndex?.params,
       ...textParams(text),
-      // The words a full-text hit's share is counted over (src/graph/dialect.ts TERM_SHARE); none: BM25 alone.
-      terms: termShare !== 'none' && typeof params.q === 'string' ? queryTerms(params.q) : [],
+      // The words a hit's share is counted over (src/graph/dialect.ts TERM_SHARE, NAME_SHARE); none: the scores alone.
+      terms: termShare === 'none' ? [] : queryTerms(typeof params.q === 'string' ? params.q : String(params.query)),
       shareAll: termShare === 'all',
       textChars: neo4j.int(textChars),
       alpha,
@@ -318,12 +320,12 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
     if (mode === 'hybrid' && !q) mode = 'vector';
     if ((mode === 'vector' && !vector) || (mode === 'fulltext' && !q)) return [];
     try {
-      return await run(read, graph, text, mode, { index, ftIndex, vector, q }, topK, neighbors, lists, filter);
+      return await run(read, graph, text, mode, { index, ftIndex, vector, q, query: plan.query }, topK, neighbors, lists, filter);
     } catch (err) {
       // An index built before full-text search existed: search it by meaning until the next
       // build adds the full-text index, rather than failing every chat lookup.
       if (mode === 'hybrid' && missingIndexKind(err) === 'fulltext') {
-        return run(read, graph, text, 'vector', { index, vector }, topK, neighbors, lists, filter);
+        return run(read, graph, text, 'vector', { index, vector, query: plan.query }, topK, neighbors, lists, filter);
       }
       throw err;
     }
@@ -413,7 +415,7 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
       // Auto-commit reads (src/graph/access/auto-read.ts): one round trip per query.
       try {
         return await withAutoRead(deps.graph, graph, (read) => {
-          const plan: SearchPlan = { read, graph, index, text, mode: effective, vector, q, topK, neighbors };
+          const plan: SearchPlan = { read, graph, index, text, mode: effective, vector, q, topK, neighbors, query };
           return applied ? searchFiltered(plan, applied) : searchIn(plan, firstLists(effective, topK), null);
         });
       } catch (err) {

@@ -72,7 +72,7 @@ describe('POST /dev/build_vector_index', () => {
     const [ft] = await q('SHOW FULLTEXT INDEXES YIELD name, state, labelsOrTypes, properties, options WHERE name = $name RETURN *', {
       name: fulltextIndexName(f.index),
     });
-    expect(ft).toMatchObject({ state: 'ONLINE', labelsOrTypes: [chunkLabel(f.index)], properties: ['chunkText'] });
+    expect(ft).toMatchObject({ state: 'ONLINE', labelsOrTypes: [chunkLabel(f.index)], properties: ['chunkText', 'nameText'] });
     expect((ft?.options as { indexConfig: Record<string, unknown> }).indexConfig['fulltext.analyzer']).toBe('standard-no-stop-words'); // FULLTEXT_ANALYZER's default
     const [first] = await q(`MATCH (c:${quoteName(chunkLabel(f.index))} {nodeId: $id, chunk: 0}) RETURN c.chunkText AS t`, { id: ids[0] });
     expect(first?.t).toMatch(new RegExp(`^node 0 \\(${f.label}\\)\n`));

@@ -87,7 +87,11 @@ describe('text discovery', () => {
     // Every node but the 830 orders.
     expect(row).toEqual({ nodes: 1218 - 830, blobs: 0 });
     const person = keys.get('Person:1')!;
-    const [chunk] = await q(`MATCH (c:${quoteName(chunkLabel(index))} {nodeId: $id}) RETURN c.chunkText AS t`, { id: person });
+    // A person has a name and no other text: one chunk, its header, kept in `nameText` apart from the texts.
+    const [chunk] = await q(`MATCH (c:${quoteName(chunkLabel(index))} {nodeId: $id}) RETURN c.nameText AS t, c.chunkText AS body`, {
+      id: person,
+    });
+    expect(chunk?.body).toBeNull();
     expect(chunk?.t).toMatch(new RegExp(`^[^\\n]+ \\(${L('Person')}\\)$`));
   });
 
@@ -194,7 +198,9 @@ describe('text discovery', () => {
       expect(a.plan.labels).toEqual([expect.objectContaining({ label, source: 'text', body: ['text'] })]);
       expect(b.plan.labels).toEqual([]);
       const content = async (i: string) =>
-        (await q(`MATCH (c:${quoteName(chunkLabel(i))}) RETURN c.batch AS b, c.chunkText AS t ORDER BY t`)).map((r) => `${r.b}|${r.t}`);
+        (await q(`MATCH (c:${quoteName(chunkLabel(i))}) RETURN c.batch AS b, coalesce(c.chunkText, c.nameText) AS t ORDER BY t`)).map(
+          (r) => `${r.b}|${r.t}`,
+        );
       const chunks = await content(on);
       expect(chunks).toHaveLength(20);
       expect(chunks).toEqual(await content(off));

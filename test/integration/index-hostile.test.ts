@@ -55,7 +55,7 @@ async function createNode(label: string, props: Record<string, unknown>, cypherP
 
 /** Every chunk node of the index: source node id and text. */
 const chunks = async () =>
-  (await q(`MATCH (c:${quoteName(chunkLabel(index))}) RETURN c.nodeId AS nodeId, c.chunkText AS text`)) as {
+  (await q(`MATCH (c:${quoteName(chunkLabel(index))}) RETURN c.nodeId AS nodeId, coalesce(c.chunkText, c.nameText) AS text`)) as {
     nodeId: string;
     text: string;
   }[];

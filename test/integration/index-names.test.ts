@@ -147,7 +147,7 @@ describe('names on the published graphs', () => {
   it('no chunk and no search hit has a line reading NULL', async () => {
     const [row] = await q(
       `MATCH (c:${quoteName(chunkLabel(index))}) RETURN count(c) AS chunks,
-         count(CASE WHEN any(line IN split(c.chunkText, '\n') WHERE trim(line) IN ['NULL', 'null'] OR line ENDS WITH ': NULL') THEN 1 END) AS nulls`,
+         count(CASE WHEN any(line IN split(coalesce(c.chunkText, c.nameText), '\n') WHERE trim(line) IN ['NULL', 'null'] OR line ENDS WITH ': NULL') THEN 1 END) AS nulls`,
     );
     expect(Number(row!.chunks)).toBeGreaterThan(0);
     expect(Number(row!.nulls)).toBe(0);

@@ -203,7 +203,7 @@ describe('a build, and filters on the index', () => {
   it('indexes a label named constructor by discovery, and joins an explicit list of strings', async () => {
     const rows = await q(
       `MATCH (c:${quoteName(chunkLabel(index))}) MATCH (n) WHERE elementId(n) = c.nodeId AND n.suite = $tag
-       RETURN labels(n)[0] AS label, c.chunkText AS text ORDER BY text`,
+       RETURN labels(n)[0] AS label, coalesce(c.chunkText, c.nameText) AS text ORDER BY text`,
       { tag },
     );
     expect(rows.map((r) => r.label).sort()).toEqual([CTOR, M, M].sort());

@@ -6,7 +6,11 @@
  * query's words they hold: the text that answers the question comes first, and a name is still
  * found by itself. Real Neo4j and Redis, the generated tiny potion model.
  */
+import { readdir } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chunkLabel, fulltextIndexName, quoteName } from '../../src/graph/dialect.js';
+import { cacheDir } from '../../src/vector-index/csv-cache.js';
+import { buildVectorIndex } from '../../src/vector-index/index-build.js';
 import { dropSearchIndex } from '../../src/vector-index/index-writer.js';
 import { createTestApp } from '../helpers/deps.js';
 
@@ -90,12 +94,35 @@ beforeAll(async () => {
 afterAll(async () => {
   await removeAll();
   await dropSearchIndex(driver, 'neo4j', index);
+  await dropSearchIndex(driver, 'neo4j', `${index}_text`);
   await deps.close();
 });
 
+const q = async (cypher: string, params: Record<string, unknown> = {}) =>
+  (await driver.executeQuery(cypher, params, { database: 'neo4j' })).records.map((r) => r.toObject());
+const chunks = () =>
+  q(
+    `MATCH (c:${quoteName(chunkLabel(index))}) RETURN c.chunkText AS text, c.nameText AS name, c.batch AS batch ORDER BY coalesce(text, name)`,
+  );
+const fulltextFields = async (name: string) =>
+  (await q('SHOW FULLTEXT INDEXES YIELD name, properties WHERE name = $name RETURN properties', { name }))[0]?.properties;
+/** The full-text index's own scores (BM25, before any weighing) of `query`'s hits, by chunk text. */
+const bm25 = async (ftIndex: string, query: string) =>
+  new Map(
+    (
+      await q(
+        'CALL db.index.fulltext.queryNodes($ftIndex, $query) YIELD node, score RETURN coalesce(node.chunkText, node.nameText) AS t, score',
+        {
+          ftIndex,
+          query,
+        },
+      )
+    ).map((r) => [r.t as string, r.score as number]),
+  );
+
 describe('name-only nodes beside text', () => {
   it('a title finds its pathway first, not a name-only node holding one of its words', async () => {
-    for (const mode of ['fulltext', 'hybrid']) {
+    for (const mode of ['fulltext', 'hybrid', 'vector']) {
       expect((await search('Cholesterol biosynthesis pathway', mode))[0]?.displayName).toBe('Cholesterol biosynthesis pathway');
       expect((await search('Glycolysis and gluconeogenesis', mode))[0]?.displayName).toBe('Glycolysis and gluconeogenesis');
     }
@@ -111,6 +138,7 @@ describe('name-only nodes beside text', () => {
   });
 
   it('a name alone still finds its node first', async () => {
+    // Not vector mode: the generated test model knows no meaning, and the label's random suffix is part of the name chunk's text.
     for (const mode of ['fulltext', 'hybrid']) {
       for (const name of ['Squalene', 'Pyruvate', 'Urea']) {
         const hits = await search(name, mode);
@@ -118,4 +146,65 @@ describe('name-only nodes beside text', () => {
       }
     }
   });
+});
+
+describe('names in a field of their own', () => {
+  it('stores a name alone in nameText and a text in chunkText, both in the full-text index', async () => {
+    const all = await chunks();
+    expect(all.filter((c) => c.name !== null).map((c) => c.name)).toEqual(METABOLITES.map((m) => `${m} (${METABOLITE})`).sort());
+    expect(all.filter((c) => c.name !== null).every((c) => c.text === null)).toBe(true);
+    const texts = all.filter((c) => c.text !== null);
+    expect(texts).toHaveLength(PATHWAYS.length);
+    expect(texts.every((c) => (c.text as string).includes('\n') && c.name === null)).toBe(true);
+    expect(await fulltextFields(fulltextIndexName(index))).toEqual(['chunkText', 'nameText']);
+  });
+
+  it("leaves the texts' BM25 statistics as they are without the names", async () => {
+    // The same pathways alone, in an index of their own: each text's score is the same to the last digit.
+    await buildVectorIndex(deps, { graph: 'neo4j', model: MODEL, indexName: `${index}_text`, choice: { labels: [PATHWAY] } });
+    for (const query of ['cholesterol pathway', 'urea liver enzymes', 'glucose']) {
+      const alone = await bm25(fulltextIndexName(`${index}_text`), query);
+      const beside = await bm25(fulltextIndexName(index), query);
+      expect(alone.size).toBeGreaterThan(0);
+      for (const [text, score] of alone) expect(beside.get(text)).toBeCloseTo(score, 6);
+    }
+    // The names are there too, scored in their field.
+    expect([...(await bm25(fulltextIndexName(index), 'glucose')).keys()]).toContain(`Glucose (${METABOLITE})`);
+  }, 120_000);
+
+  it('a build moves an index written before (names in chunkText, full-text on chunkText alone) to the new layout from the cache', async () => {
+    // The layout before: a name's header in chunkText, batches keyed by their text alone (the cache file's name), one field.
+    const [textKey, ...rest] = (await readdir(cacheDir(deps.config.DATA_DIR, index))).map((f) => f.replace(/\.csv$/, ''));
+    expect(rest).toEqual([]);
+    const label = quoteName(chunkLabel(index));
+    await q(`MATCH (c:${label}) SET c.batch = $textKey, c.chunkText = coalesce(c.chunkText, c.nameText) REMOVE c.nameText`, { textKey });
+    const ft = quoteName(fulltextIndexName(index));
+    await q(`DROP INDEX ${ft}`);
+    await q(`CREATE FULLTEXT INDEX ${ft} FOR (c:${label}) ON EACH [c.chunkText]`);
+    await q('CALL db.awaitIndex($name, 60)', { name: fulltextIndexName(index) });
+
+    const res = await app.request('/dev/build_vector_index', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ graph_name: 'neo4j', model: MODEL }),
+    });
+    expect(res.status).toBe(200);
+    // Nothing embedded again: the vectors come from the cache; the batch is rewritten under its new key.
+    expect(await res.json()).toMatchObject({ batches_computed: 0, batches_skipped: 1, total_chunks: PATHWAYS.length + METABOLITES.length });
+    const all = await chunks();
+    expect(all).toHaveLength(PATHWAYS.length + METABOLITES.length);
+    expect(all.filter((c) => c.name !== null)).toHaveLength(METABOLITES.length);
+    expect(all.every((c) => c.batch !== textKey)).toBe(true);
+    expect(await fulltextFields(fulltextIndexName(index))).toEqual(['chunkText', 'nameText']);
+    // Created after the rewrite, the index counts no deleted name in the texts' statistics.
+    for (const query of ['cholesterol pathway', 'urea liver enzymes']) {
+      const alone = await bm25(fulltextIndexName(`${index}_text`), query);
+      const beside = await bm25(fulltextIndexName(index), query);
+      for (const [text, score] of alone) expect(beside.get(text)).toBeCloseTo(score, 6);
+    }
+    for (const mode of ['fulltext', 'hybrid']) {
+      expect((await search('Squalene', mode))[0]).toMatchObject({ displayName: 'Squalene', labels: [METABOLITE] });
+      expect((await search('Cholesterol biosynthesis pathway', mode))[0]?.displayName).toBe('Cholesterol biosynthesis pathway');
+    }
+  }, 120_000);
 });

@@ -90,6 +90,21 @@ describe('chunk headers', () => {
     for await (const b of chunkBatches(from(nodes), split, 8)) batches.push(b);
     expect(batches[0]!.chunks.map((c) => c.text)).toEqual(['Alpha (Thing)\na0', 'Alpha (Thing)\na1', 'b0']);
   });
+
+  it('mark a chunk that is a header alone (a node with a name and no text) as name-only, and no other', async () => {
+    const batches = [];
+    const nodes: TextNode[] = [
+      { nodeId: 'a', text: 'a0', displayName: 'Alpha', labels: ['Thing'] },
+      { nodeId: 'b', text: '', displayName: 'Beta', labels: ['Thing'] },
+      { nodeId: 'c', text: 'c0' },
+    ];
+    for await (const b of chunkBatches(from(nodes), split, 8)) batches.push(b);
+    expect(batches[0]!.chunks.map((c) => [c.text, c.nameOnly ?? false])).toEqual([
+      ['Alpha (Thing)\na0', false],
+      ['Beta (Thing)', true],
+      ['c0', false],
+    ]);
+  });
 });
 
 describe('dialect naming', () => {

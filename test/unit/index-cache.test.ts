@@ -2,7 +2,7 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { batchKey, cacheDir, createCsvCache, fromCsv, toCsv, type ChunkRef } from '../../src/vector-index/csv-cache.js';
+import { batchKey, cacheDir, createCsvCache, fromCsv, storedBatchKey, toCsv, type ChunkRef } from '../../src/vector-index/csv-cache.js';
 import { decodeBase64, encodeBase64 } from '../../src/lib/base64.js';
 
 const chunks: ChunkRef[] = [
@@ -71,6 +71,28 @@ describe('batchKey', () => {
       await batchKey('m', 8, [{ ...chunks[0]!, text: 'first chunk\t1' }, { ...chunks[1]!, text: chunks[1]!.text }, chunks[2]!]),
     ];
     expect(new Set([base, ...changed]).size).toBe(changed.length + 1);
+  });
+});
+
+describe('storedBatchKey', () => {
+  it('keeps the text key of a plain batch and of carried values; a batch with name-only chunks gets a key of its own', async () => {
+    const text = await batchKey('m', 8, chunks);
+    expect(await storedBatchKey(text, chunks)).toBe(text);
+    const named = chunks.map((c, i) => (i === 2 ? { ...c, nameOnly: true } : c));
+    // The same text (same cache entry, no re-embedding), stored anew: an index written before names had their field is rewritten.
+    expect(await batchKey('m', 8, named)).toBe(text);
+    const namedKey = await storedBatchKey(text, named);
+    expect(namedKey).toMatch(/^[0-9a-f]{64}$/);
+    expect(namedKey).not.toBe(text);
+    const carried = chunks.map((c) => ({ ...c, carry: { 'prop:year': 1999 } }));
+    const carriedKey = await storedBatchKey(text, carried);
+    expect(
+      await storedBatchKey(
+        text,
+        carried.map((c, i) => (i === 2 ? { ...c, nameOnly: true } : c)),
+      ),
+    ).not.toBe(carriedKey);
+    expect(new Set([text, namedKey, carriedKey]).size).toBe(3);
   });
 });
 

@@ -6,6 +6,7 @@ const stored = (id: string, chunk: number, text: string | null, keys: string[] =
   id,
   chunk,
   text,
+  nameOnly: false,
   keys: ['nodeId', 'chunk', 'chunkText', ...keys],
 });
 const num = (v: unknown) => Number(v);
@@ -14,7 +15,7 @@ describe('planNode', () => {
   it('keeps a stored chunk whose text is wanted, renumbered, and makes rows only for new texts', () => {
     const w = planNode(
       'n1',
-      { sig: ['S'], texts: ['h\na', 'h\nB', 'h\nc'] },
+      { sig: ['S'], texts: [{ text: 'h\na' }, { text: 'h\nB' }, { text: 'h\nc' }] },
       [stored('x', 0, 'h\na'), stored('y', 1, 'h\nb'), stored('z', 2, 'h\nc')],
       new Set(),
     );
@@ -29,7 +30,7 @@ describe('planNode', () => {
   it('moves a chunk that shifted (a paragraph inserted before it) instead of embedding it again', () => {
     const w = planNode(
       'n1',
-      { sig: ['S'], texts: ['h\nnew', 'h\na', 'h\nb'] },
+      { sig: ['S'], texts: [{ text: 'h\nnew' }, { text: 'h\na' }, { text: 'h\nb' }] },
       [stored('x', 0, 'h\na'), stored('y', 1, 'h\nb')],
       new Set(),
     );
@@ -41,7 +42,7 @@ describe('planNode', () => {
   });
 
   it('uses each stored chunk once when a text repeats', () => {
-    const w = planNode('n1', { sig: ['S'], texts: ['h\na', 'h\na'] }, [stored('x', 0, 'h\na')], new Set());
+    const w = planNode('n1', { sig: ['S'], texts: [{ text: 'h\na' }, { text: 'h\na' }] }, [stored('x', 0, 'h\na')], new Set());
     expect(w.kept).toHaveLength(1);
     expect(w.rows).toHaveLength(1);
   });
@@ -50,7 +51,7 @@ describe('planNode', () => {
     const carried = new Set(['label:Doc', 'prop:year', 'prop:kind']);
     const w = planNode(
       'n1',
-      { sig: ['S'], texts: ['h\na'], carry: { 'label:Doc': true, 'prop:year': 1999 } },
+      { sig: ['S'], texts: [{ text: 'h\na' }], carry: { 'label:Doc': true, 'prop:year': 1999 } },
       [stored('x', 0, 'h\na', ['label:Doc', 'prop:kind'])],
       carried,
     );

@@ -113,10 +113,22 @@ describe('close names', () => {
   });
 
   it("refuses the index's own property names and never offers them, unless the graph's nodes hold a plain one", () => {
-    const keys = ['year', 'batchSize', 'chunkText', 'embedding', 'nodeId', 'chunk', 'batch', 'label:Pathway', 'prop:year', '__hidden'];
+    const keys = [
+      'year',
+      'batchSize',
+      'chunkText',
+      'nameText',
+      'embedding',
+      'nodeId',
+      'chunk',
+      'batch',
+      'label:Pathway',
+      'prop:year',
+      '__hidden',
+    ];
     const names = { labels: new Set(['Pathway']), propertyKeys: new Set(keys) };
     const cond = (property: string) => ({ where: { property, op: 'exists' as const } });
-    for (const p of ['chunkText', 'embedding', 'nodeId', 'chunk', 'batch', 'label:Pathway', 'prop:year', '__hidden']) {
+    for (const p of ['chunkText', 'nameText', 'embedding', 'nodeId', 'chunk', 'batch', 'label:Pathway', 'prop:year', '__hidden']) {
       const [e] = unknownFilterNames(cond(p), names);
       expect(e?.message, p).toMatch(new RegExp(`^unknown property ${JSON.stringify(p)}: a property of the search index's own nodes`));
     }

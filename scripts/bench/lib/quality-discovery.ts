@@ -77,7 +77,7 @@ export function score(
 export async function chunksPerLabel(driver: Driver, database: string, index: string): Promise<ModeResult['perLabel']> {
   const { records } = await driver.executeQuery(
     `MATCH (c:${quoteName(chunkLabel(index))})
-     WITH c.nodeId AS id, count(*) AS chunks, sum(CASE WHEN c.chunkText CONTAINS '\\n' THEN 0 ELSE 1 END) AS headerOnly
+     WITH c.nodeId AS id, count(*) AS chunks, sum(CASE WHEN coalesce(c.chunkText CONTAINS '\\n', false) THEN 0 ELSE 1 END) AS headerOnly
      MATCH (n) WHERE elementId(n) = id
      RETURN labels(n) AS labels, count(n) AS nodes, sum(chunks) AS chunks, sum(headerOnly) AS headerOnly
      ORDER BY chunks DESC`,

@@ -21,8 +21,10 @@ export interface StoredChunk {
   /** elementId of the chunk node. */
   id: string;
   chunk: number;
-  /** Null for a node's marker (a node with no text to index: see {@link NodeWrite.marker}). */
+  /** Its `chunkText` or `nameText`; null for a node's marker (a node with no text to index: see {@link NodeWrite.marker}). */
   text: string | null;
+  /** Stored in `nameText` (a header alone). */
+  nameOnly: boolean;
   /** Its property names (the carried filter fields among them). */
   keys: string[];
 }
@@ -32,7 +34,7 @@ export interface NodeWrite {
   nodeId: string;
   /** Stored chunks kept as they are (their vectors unchanged), with the properties to set on them (null removes one). */
   kept: { id: string; props: Record<string, unknown> }[];
-  /** New chunks: their properties (`chunk`, `chunkText`, `sig` on chunk 0, carried fields) and vectors. */
+  /** New chunks: their properties (`chunk`, `chunkText` or `nameText`, `sig` on chunk 0, carried fields) and vectors. */
   rows: { props: Record<string, unknown>; vector: number[] }[];
   /**
    * For a node with nothing to index (no text, or content that failed): a chunk node with its
@@ -112,7 +114,7 @@ RETURN elementId(n) AS nodeId, id(n) AS seq`,
     async chunksOf(nodeIds) {
       const { records } = await driver.executeQuery(
         `UNWIND $ids AS id MATCH (c:${label} {nodeId: id})
-RETURN id, elementId(c) AS chunkId, c.chunk AS chunk, c.chunkText AS text, keys(c) AS keys`,
+RETURN id, elementId(c) AS chunkId, c.chunk AS chunk, coalesce(c.chunkText, c.nameText) AS text, c.nameText IS NOT NULL AS nameOnly, keys(c) AS keys`,
         { ids: nodeIds },
         { database, routing: 'READ' },
       );
@@ -124,6 +126,7 @@ RETURN id, elementId(c) AS chunkId, c.chunk AS chunk, c.chunkText AS text, keys(
           id: r.get('chunkId') as string,
           chunk: Number(r.get('chunk')),
           text: r.get('text') as string | null,
+          nameOnly: r.get('nameOnly') as boolean,
           keys: r.get('keys') as string[],
         });
         out.set(id, list);
