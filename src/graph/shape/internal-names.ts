@@ -1,6 +1,6 @@
 /**
  * The property names the search index writes on its own nodes (src/graph/dialect.ts: chunk
- * nodes' `nodeId`, `chunk`, `batch`, `chunkText`, `nameText`, `embedding`; the meta node's `index`, `plan`,
+ * nodes' `nodeId`, `chunk`, `batch`, `chunkText`, `nameText`, `embedding`, `sig`; the meta node's `index`, `plan`,
  * `settings`, `builtAt`; carried filter fields `label:<L>` and `prop:<p>`, src/vector-index/carry.ts).
  * `db.propertyKeys()` lists them beside the graph's own, so a filter on `chunkText` passed the
  * name check and a misspelt property got `embedding` as a close name. They are the index's, not
@@ -20,6 +20,7 @@ export const INDEX_NODE_PROPERTIES: ReadonlySet<string> = new Set([
   'chunkText',
   'nameText',
   'embedding',
+  'sig',
   'index',
   'plan',
   'settings',
