@@ -29,7 +29,7 @@ const LAYERS = [
  * then the caller's Cypher.
  */
 const GRAPH_LAYERS = [
-  ['^src/graph/text/', '^src/graph/dialect\\.ts$'],
+  ['^src/graph/text/', '^src/graph/dialect\\.ts$', '^src/graph/dialect/'],
   ['^src/graph/access/'],
   ['^src/graph/shape/', '^src/graph/filters/'],
   ['^src/graph/cypher/'],

@@ -12,17 +12,15 @@
  */
 import neo4j, { type Driver, type Record as Neo4jRecord } from 'neo4j-driver';
 import { DomainError } from '../errors.js';
+import { FULLTEXT_FIELDS, batchIndexName, fulltextIndexName } from '../graph/dialect.js';
 import {
   AWAIT_INDEX,
   DELETE_INDEX_META,
-  FULLTEXT_FIELDS,
   FULLTEXT_INDEX_STATE,
   VECTOR_INDEX_STATE,
-  batchIndexName,
-  fulltextIndexName,
   indexStatements,
   type IndexStatements,
-} from '../graph/dialect.js';
+} from '../graph/dialect/index-statements.js';
 import { sleep } from '../lib/timeout.js';
 import type { ChunkRef } from './csv-cache.js';
 

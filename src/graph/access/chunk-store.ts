@@ -7,7 +7,8 @@
  * indexed node, and a scan of the text nodes against a set of the indexed ids (new nodes).
  */
 import neo4j, { type Driver } from 'neo4j-driver';
-import { AWAIT_INDEX, chunkLabel, hasText, indexStatements, nodeIndexName, nodeSig, notIndexNode, quoteName } from '../dialect.js';
+import { chunkLabel, hasText, nodeIndexName, nodeSig, notIndexNode, quoteName } from '../dialect.js';
+import { AWAIT_INDEX, indexStatements } from '../dialect/index-statements.js';
 
 /** A node whose chunks are out of step: new, changed or never recorded (`seq` set), or gone (`seq` null). */
 export interface ChangedNode {

@@ -5,7 +5,7 @@
  * through the graph layer like every other query.
  */
 import neo4j, { type Driver } from 'neo4j-driver';
-import { LIST_INDEX_META, READ_INDEX_META, WRITE_INDEX_META } from '../dialect.js';
+import { LIST_INDEX_META, READ_INDEX_META, WRITE_INDEX_META } from '../dialect/index-statements.js';
 
 /** The meta node of one index as stored: plan and settings as JSON text. */
 export interface StoredIndexMeta {
