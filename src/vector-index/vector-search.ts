@@ -36,8 +36,7 @@ import { indexStatements } from '../graph/dialect/index-statements.js';
 import { type CompiledFilter, compileFilter } from '../graph/filters/filter-cypher.js';
 import { type CarriedFields, splitFilter } from '../graph/filters/filter-index.js';
 import { type CarryPlan, inIndexOverfetch, labelField, propField } from './carry.js';
-import { type GraphNames, readGraphNames } from '../graph/shape/graph-names.js';
-import { readHeldNames } from '../graph/shape/internal-names.js';
+import { createFilterNameCheck } from './filter-names.js';
 import { createTtlCache } from '../lib/ttl-cache.js';
 import { NEIGHBOR_SCAN, nodeContext, type RawNeighbor } from '../graph/access/neighbors.js';
 import { unknownModel } from '../embeddings/embedders.js';
@@ -51,15 +50,7 @@ import { planNames, type TextPlan } from '../graph/text/text-plan.js';
 import { findModel } from '../contract/models.js';
 import type { RetrievalMode, SourceNode } from '../contract/search.js';
 import type { FilterPath, SearchRequest, VectorSearcher } from './types.js';
-import {
-  createListMemory,
-  MAX_FILTER_CANDIDATES,
-  nextCandidateCount,
-  type SearchFilterFields,
-  indexNamesIn,
-  unknownFilterNames,
-  unknownNamesError,
-} from './filter.js';
+import { createListMemory, MAX_FILTER_CANDIDATES, nextCandidateCount } from './filter.js';
 
 /** What the searcher needs from the app's dependencies. */
 export interface VectorSearchDeps {
@@ -226,8 +217,8 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
     };
   };
 
-  // Filtered searches only: the graph's names (to refuse unknown ones) and each index's size (to stop widening).
-  const names = createTtlCache((graph) => readGraphNames(deps.graph, graph), { ttlMs: FILTER_NAMES_TTL_MS });
+  // Filtered searches only: the graph's names (to refuse unknown ones: ./filter-names.ts) and each index's size (to stop widening).
+  const checkNames = createFilterNameCheck(deps.graph, FILTER_NAMES_TTL_MS);
   const chunkCounts = createTtlCache(
     async (key) => {
       const [graph, index] = JSON.parse(key) as [string, string];
@@ -236,29 +227,6 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
     },
     { ttlMs: FILTER_NAMES_TTL_MS },
   );
-
-  /**
-   * Refuses labels and property names the graph lacks. Cached names serve every filter that
-   * names what they hold; before refusing, they are read again, so a label created meanwhile is
-   * found (a refusal costs one round trip more, a search none).
-   */
-  // Whether the graph's own nodes hold a plain name the index also writes (`batch`): asked only for names a filter uses.
-  const heldName = createTtlCache(
-    async (key) => {
-      const [graph, name] = JSON.parse(key) as [string, string];
-      return (await readHeldNames(deps.graph, graph, [name])).has(name);
-    },
-    { ttlMs: FILTER_NAMES_TTL_MS },
-  );
-  const checkNames = async (graph: string, filter: SearchFilterFields) => {
-    const internal = indexNamesIn(filter);
-    const held = new Set<string>();
-    for (const name of internal) if (await heldName.get(JSON.stringify([graph, name]))) held.add(name);
-    const missing = (n: GraphNames) => unknownFilterNames(filter, n, held);
-    if (!missing(await names.get(graph)).length) return;
-    const errors = missing(await names.get(graph, 0));
-    if (errors.length) throw unknownNamesError(graph, errors);
-  };
 
   /** One round trip: the mode's query, each node's relationships included when `neighbors` > 0. */
   const run = async (
