@@ -46,7 +46,7 @@ import { createLogger } from '../../src/lib/log.js';
 import { createKvStore } from '../../src/store/redis.js';
 import { cacheDir } from '../../src/vector-index/csv-cache.js';
 import { buildVectorIndex } from '../../src/vector-index/index-build.js';
-import { dropSearchIndex } from '../../src/vector-index/index-writer.js';
+import { dropSearchIndex } from '../../src/graph/access/index-writer.js';
 import type { TextFormat } from '../../src/vector-index/node-text.js';
 import { createQueryVectors } from '../../src/vector-index/query-vectors.js';
 import { createVectorSearcher } from '../../src/vector-index/vector-search.js';

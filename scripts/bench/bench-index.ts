@@ -49,7 +49,7 @@ import { createGraphStore, type GraphStore } from '../../src/graph/access/driver
 import { createLogger } from '../../src/lib/log.js';
 import { createKeys } from '../../src/store/keys.js';
 import { createKvStore } from '../../src/store/redis.js';
-import { dropSearchIndex } from '../../src/vector-index/index-writer.js';
+import { dropSearchIndex } from '../../src/graph/access/index-writer.js';
 import {
   BENCH_MODEL,
   SYNTHETIC_INDEX,

@@ -16,7 +16,7 @@ import neo4j from 'neo4j-driver';
 import { createEmbeddersFromConfig } from '../../src/embeddings/embedders.js';
 import { searchQuery } from '../../src/graph/dialect.js';
 import { createGraphStore } from '../../src/graph/access/driver.js';
-import { dropSearchIndex } from '../../src/vector-index/index-writer.js';
+import { dropSearchIndex } from '../../src/graph/access/index-writer.js';
 import { textParams } from '../../src/vector-index/index-source.js';
 import { queryTerms } from '../../src/vector-index/fulltext-query.js';
 import { candidateCount } from '../../src/vector-index/vector-search.js';

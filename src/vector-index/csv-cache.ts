@@ -26,25 +26,9 @@ export interface CacheFs {
   rm(path: string, opts: { force: true }): Promise<void>;
 }
 
-/** One chunk of a batch, as keyed and cached. */
-export interface ChunkRef {
-  /** Source node's elementId. */
-  nodeId: string;
-  /** Chunk number within the source node's text. */
-  chunk: number;
-  /** What is embedded and full-text indexed: the node's header line, then the chunk. */
-  text: string;
-  /** Filter values the chunk node carries (./carry.ts); not embedded, not part of the cache key. */
-  carry?: Record<string, unknown>;
-  /** On a node's chunk 0: what its chunks were made from (src/graph/dialect.ts `nodeSig`); not part of the cache key. */
-  sig?: string[];
-  /**
-   * The chunk is its node's header alone (a node with a name and no other text): stored in
-   * `nameText`, not `chunkText` (src/graph/dialect.ts), so names keep out of the texts' full-text
-   * statistics. Not part of the cache key (the same text is embedded).
-   */
-  nameOnly?: boolean;
-}
+/** A chunk as batches hold it (its text is what the cache keys; its other fields are not part of the key). */
+export type { ChunkRef } from '../graph/access/index-writer.js';
+import type { ChunkRef } from '../graph/access/index-writer.js';
 
 /** A batch cache of one index. */
 export interface BatchCache {

@@ -28,7 +28,7 @@ import { type CarryPlan, carryFields, chooseCarry, MAX_CARRIED_LABELS } from './
 import { acquireBuildLock } from '../store/build-lock.js';
 import { chunkBatches, streamTextNodes, textParams } from './index-source.js';
 import { createSkippedNodes, SKIPPED_SHOWN, type SkippedNodes } from './skipped-nodes.js';
-import { createIndexWriter } from './index-writer.js';
+import { createIndexWriter } from '../graph/access/index-writer.js';
 import { findModel, indexName as deriveIndexName } from '../contract/models.js';
 import type { Logger } from '../lib/log.js';
 import type { KvStore } from '../store/redis.js';

@@ -29,7 +29,7 @@ import neo4j from 'neo4j-driver';
 import { carryFields, MAX_CARRIED_CHARS } from './carry.js';
 import { type IndexBuildDeps, validateBuildTarget } from './index-build.js';
 import { chunkingChange, readIndexMeta, writeIndexMeta } from './index-meta.js';
-import { toList } from './index-writer.js';
+import { toList } from '../graph/access/index-writer.js';
 import { type CarryState, type ChunkText, type NodeRef, nodeChunkTexts, readParams, readRowsById, rowReader } from './index-source.js';
 import { createSkippedNodes, SKIPPED_SHOWN, type SkippedNodes } from './skipped-nodes.js';
 

@@ -13,7 +13,7 @@ import data from '../../src/graph/access/sample-data.json' with { type: 'json' }
 import { loadSampleGraph, type SampleGraph } from '../../src/graph/access/sample.js';
 import { startService } from '../../src/server.js';
 import { buildVectorIndex } from '../../src/vector-index/index-build.js';
-import { dropSearchIndex } from '../../src/vector-index/index-writer.js';
+import { dropSearchIndex } from '../../src/graph/access/index-writer.js';
 import { deletePrefix } from '../helpers/deps.js';
 import { routerReply, startLlmServer } from '../helpers/llm-server.js';
 

@@ -9,7 +9,7 @@ import { generateProse } from '../../scripts/bench/bench-prose.js';
 import { createTestApp } from '../helpers/deps.js';
 import { parseSse } from '../helpers/sse.js';
 import { createIndexFixture, createTextNodes, dropIndexFixture } from './index-fixtures.js';
-import { dropSearchIndex } from '../../src/vector-index/index-writer.js';
+import { dropSearchIndex } from '../../src/graph/access/index-writer.js';
 
 const MODEL = 'minishlab/potion-base-32M';
 const f = createIndexFixture(MODEL, { CHUNK_TOKENS: '48', CHUNK_OVERLAP_TOKENS: '8', INDEX_BATCH_SIZE: '16' });

@@ -10,7 +10,7 @@ import { acquireBuildLock, buildLockKey } from '../../src/store/build-lock.js';
 import { createKvStore } from '../../src/store/redis.js';
 import { cacheDir } from '../../src/vector-index/csv-cache.js';
 import { MODEL_NAMES } from '../../src/contract/models.js';
-import { dropSearchIndex } from '../../src/vector-index/index-writer.js';
+import { dropSearchIndex } from '../../src/graph/access/index-writer.js';
 import { batchIndexName, chunkLabel, fulltextIndexName, isIndexLabel, quoteName } from '../../src/graph/dialect.js';
 import { generateProse } from '../../scripts/bench/bench-prose.js';
 import { createTestApp, createTestDeps } from '../helpers/deps.js';

@@ -16,7 +16,7 @@ import { chunkLabel, quoteName } from '../../src/graph/dialect.js';
 import { buildVectorIndex } from '../../src/vector-index/index-build.js';
 import { HEADER_CHARS } from '../../src/vector-index/index-source.js';
 import { syncGraph } from '../../src/vector-index/index-sync.js';
-import { dropSearchIndex } from '../../src/vector-index/index-writer.js';
+import { dropSearchIndex } from '../../src/graph/access/index-writer.js';
 import { createTestApp } from '../helpers/deps.js';
 
 const MODEL = 'minishlab/potion-base-32M';

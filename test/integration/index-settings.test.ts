@@ -12,7 +12,7 @@ import { chunkLabel, quoteName } from '../../src/graph/dialect.js';
 import { isIndexProperty } from '../../src/graph/shape/internal-names.js';
 import { DATA_TOOLS } from '../../src/agent/data-tools.js';
 import { runTool, type ToolContext } from '../../src/agent/tools.js';
-import { dropSearchIndex } from '../../src/vector-index/index-writer.js';
+import { dropSearchIndex } from '../../src/graph/access/index-writer.js';
 import { createTestApp } from '../helpers/deps.js';
 import { connectClient, startMcpServer, textOf } from './mcp-fixtures.js';
 

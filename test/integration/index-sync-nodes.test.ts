@@ -12,7 +12,7 @@ import { chunkLabel, quoteName } from '../../src/graph/dialect.js';
 import { buildVectorIndex } from '../../src/vector-index/index-build.js';
 import { readSyncState, syncGraph } from '../../src/vector-index/index-sync.js';
 import { graphBookmark } from '../../src/graph/access/bookmark.js';
-import { dropSearchIndex } from '../../src/vector-index/index-writer.js';
+import { dropSearchIndex } from '../../src/graph/access/index-writer.js';
 import { createApp } from '../../src/app.js';
 import { createTestDeps } from '../helpers/deps.js';
 import { createSyncFixture, spyEmbedders } from './index-fixtures.js';

@@ -9,7 +9,7 @@ import { chunkLabel, quoteName } from '../../src/graph/dialect.js';
 import type { EmbedderPool } from '../../src/embeddings/embedders.js';
 import { buildVectorIndex } from '../../src/vector-index/index-build.js';
 import { readSyncState, startIndexSync, syncGraph } from '../../src/vector-index/index-sync.js';
-import { dropSearchIndex } from '../../src/vector-index/index-writer.js';
+import { dropSearchIndex } from '../../src/graph/access/index-writer.js';
 import { createApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { createTestDeps } from '../helpers/deps.js';

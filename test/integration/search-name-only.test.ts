@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chunkLabel, fulltextIndexName, quoteName } from '../../src/graph/dialect.js';
 import { cacheDir } from '../../src/vector-index/csv-cache.js';
 import { buildVectorIndex } from '../../src/vector-index/index-build.js';
-import { dropSearchIndex } from '../../src/vector-index/index-writer.js';
+import { dropSearchIndex } from '../../src/graph/access/index-writer.js';
 import { createTestApp } from '../helpers/deps.js';
 
 const MODEL = 'minishlab/potion-base-32M';

@@ -1,6 +1,6 @@
 /** The writer's vector rows: float32 values exactly, and a vector Neo4j would refuse written as zeros. */
 import { describe, expect, it } from 'vitest';
-import { toList } from '../../src/vector-index/index-writer.js';
+import { toList } from '../../src/graph/access/index-writer.js';
 
 describe('toList', () => {
   it('keeps the float32 values exactly', () => {

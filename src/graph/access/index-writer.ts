@@ -1,7 +1,8 @@
 /**
  * The write side of the index build: the vector and full-text indexes created first, chunk
  * nodes written one batch per transaction (so a killed build leaves whole batches or nothing),
- * stale chunks removed, and the indexes awaited. All Cypher comes from `graph/dialect.ts`.
+ * stale chunks removed, and the indexes awaited. All Cypher comes from `../dialect.ts` and
+ * `../dialect/index-statements.ts`; src/vector-index/index-build.ts drives it.
  * Neo4j updates both indexes as each batch commits, so they always cover the same chunks.
  *
  * Why the index exists before the writes: Neo4j then inserts each batch's vectors into the HNSW
@@ -11,8 +12,8 @@
  * of population), and nothing else overlaps with it.
  */
 import neo4j, { type Driver, type Record as Neo4jRecord } from 'neo4j-driver';
-import { DomainError } from '../errors.js';
-import { FULLTEXT_FIELDS, batchIndexName, fulltextIndexName } from '../graph/dialect.js';
+import { DomainError } from '../../errors.js';
+import { FULLTEXT_FIELDS, batchIndexName, fulltextIndexName } from '../dialect.js';
 import {
   AWAIT_INDEX,
   DELETE_INDEX_META,
@@ -20,10 +21,24 @@ import {
   VECTOR_INDEX_STATE,
   indexStatements,
   type IndexStatements,
-} from '../graph/dialect/index-statements.js';
-import { sleep } from '../lib/timeout.js';
-import type { ChunkRef } from './csv-cache.js';
+} from '../dialect/index-statements.js';
+import { sleep } from '../../lib/timeout.js';
 
+/** A chunk as the writer stores it (src/vector-index/csv-cache.ts `ChunkRef` is one). */
+export interface ChunkRef {
+  /** Source node's elementId. */
+  nodeId: string;
+  /** Chunk number within the source node's text. */
+  chunk: number;
+  /** What is embedded and full-text indexed. */
+  text: string;
+  /** Filter values the chunk node carries. */
+  carry?: Record<string, unknown>;
+  /** On a node's chunk 0: what its chunks were made from (../dialect.ts `nodeSig`). */
+  sig?: string[];
+  /** The header alone: stored in `nameText`, not `chunkText`. */
+  nameOnly?: boolean;
+}
 /** Options of {@link createIndexWriter}. */
 export interface IndexWriterOptions {
   driver: Driver;
