@@ -100,7 +100,7 @@ export async function syncIndexNodes(deps: IndexBuildDeps, opts: NodeSyncOptions
     });
     const carry: CarryState | undefined = settings.carry ? { plan: settings.carry, lists: new Set(settings.carry.lists) } : undefined;
     const store = createChunkStore(driver, graph, index);
-    await store.prepare();
+    const { namesApart } = await store.prepare();
     const embedder = await deps.embedders.get(model);
     const params = readParams(plan, carry);
     const read = rowReader(plan, settings.format, carry);
@@ -140,7 +140,7 @@ export async function syncIndexNodes(deps: IndexBuildDeps, opts: NodeSyncOptions
       const writes: NodeWrite[] = [];
       const toEmbed: { row: NodeWrite['rows'][number]; text: string }[] = [];
       for (const [nodeId, want] of wanted) {
-        const w = planNode(nodeId, want, stored.get(nodeId) ?? [], fields);
+        const w = planNode(nodeId, want, stored.get(nodeId) ?? [], fields, namesApart);
         for (const row of w.rows) toEmbed.push({ row, text: (row.props.chunkText ?? row.props.nameText) as string });
         report.chunksKept += w.kept.length;
         writes.push(w);
@@ -201,13 +201,16 @@ export async function syncIndexNodes(deps: IndexBuildDeps, opts: NodeSyncOptions
 /**
  * What one node's chunks become: a stored chunk whose text is wanted is kept (renumbered, its
  * `sig` and carried fields set), every wanted text it lacks is a new row (its vector to come),
- * and the node's other chunk nodes go. A node with no text keeps a marker.
+ * and the node's other chunk nodes go. A node with no text keeps a marker. `namesApart`: the
+ * index's full-text index covers `nameText` (else a header alone is written to `chunkText`, as
+ * the index was built, until a build moves it).
  */
 export function planNode(
   nodeId: string,
   want: { sig: string[]; texts: readonly ChunkText[]; carry?: Record<string, unknown> },
   stored: readonly StoredChunk[],
   carried: ReadonlySet<string>,
+  namesApart = true,
 ): NodeWrite {
   const byText = new Map<string, StoredChunk[]>();
   for (const c of [...stored].sort((a, b) => a.chunk - b.chunk)) {
@@ -219,7 +222,10 @@ export function planNode(
     write.marker = { chunk: neo4j.int(0), sig: want.sig };
     return write;
   }
-  for (const [i, { text, nameOnly = false }] of want.texts.entries()) {
+  for (const [i, chunk] of want.texts.entries()) {
+    const { text } = chunk;
+    // Under a full-text index made before names had a field of their own, names stay in chunkText (a build moves them).
+    const nameOnly = namesApart && chunk.nameOnly === true;
     const props: Record<string, unknown> = { chunk: neo4j.int(i), sig: i === 0 ? want.sig : null, ...want.carry };
     // A header alone is stored in `nameText`, a text in `chunkText` (src/graph/dialect.ts).
     const field = nameOnly ? { nameText: text, chunkText: null } : { chunkText: text, nameText: null };

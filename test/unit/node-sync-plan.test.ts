@@ -65,4 +65,19 @@ describe('planNode', () => {
     expect(w.marker).toMatchObject({ sig: ['S'] });
     expect(num(w.marker!.chunk)).toBe(0);
   });
+
+  it('writes a header alone to nameText, moves one the older layout kept in chunkText, and leaves both alone under an older full-text index', () => {
+    const want = { sig: ['S'], texts: [{ text: 'Cholesterol (Metabolite)', nameOnly: true }] };
+    const fresh = planNode('n1', want, [], new Set());
+    expect(fresh.rows[0]!.props).toMatchObject({ nameText: 'Cholesterol (Metabolite)', chunkText: null });
+    const moved = planNode('n1', want, [stored('x', 0, 'Cholesterol (Metabolite)')], new Set());
+    expect(moved.kept[0]!.props).toMatchObject({ nameText: 'Cholesterol (Metabolite)', chunkText: null });
+    const older = planNode('n1', want, [stored('x', 0, 'Cholesterol (Metabolite)')], new Set(), false);
+    expect(older.kept[0]!.props).not.toHaveProperty('nameText');
+    expect(older.kept[0]!.props).not.toHaveProperty('chunkText');
+    expect(planNode('n1', want, [], new Set(), false).rows[0]!.props).toMatchObject({
+      chunkText: 'Cholesterol (Metabolite)',
+      nameText: null,
+    });
+  });
 });

@@ -7,8 +7,8 @@
  * indexed node, and a scan of the text nodes against a set of the indexed ids (new nodes).
  */
 import neo4j, { type Driver } from 'neo4j-driver';
-import { chunkLabel, hasText, nodeIndexName, nodeSig, notIndexNode, quoteName } from '../dialect.js';
-import { AWAIT_INDEX, indexStatements } from '../dialect/index-statements.js';
+import { chunkLabel, fulltextIndexName, hasText, nodeIndexName, nodeSig, notIndexNode, quoteName } from '../dialect.js';
+import { AWAIT_INDEX, FULLTEXT_INDEX_STATE, indexStatements } from '../dialect/index-statements.js';
 
 /** A node whose chunks are out of step: new, changed or never recorded (`seq` set), or gone (`seq` null). */
 export interface ChangedNode {
@@ -47,8 +47,12 @@ export interface NodeWrite {
 
 /** Reads and writes of one index's chunk nodes, by source node. */
 export interface ChunkStore {
-  /** Creates the `nodeId` range index when missing and waits until it is online. */
-  prepare(): Promise<void>;
+  /**
+   * Creates the `nodeId` range index when missing and waits until it is online; says whether the
+   * index's full-text index covers `nameText` (names in a field of their own), or was made before
+   * (`chunkText` alone: names stay in `chunkText` until a build moves them).
+   */
+  prepare(): Promise<{ namesApart: boolean }>;
   /**
    * The indexed nodes whose values differ from what their chunk 0 records (or that are gone, or
    * no longer text under the plan), then the text nodes that have no chunk. `params`: the text
@@ -91,6 +95,8 @@ export function createChunkStore(driver: Driver, database: string, indexName: st
     async prepare() {
       await run(indexStatements(indexName).createNodeIndex);
       await run(AWAIT_INDEX, { name: nodeIndexName(indexName), seconds: neo4j.int(600) });
+      const ft = (await run(FULLTEXT_INDEX_STATE, { name: fulltextIndexName(indexName) })).records[0];
+      return { namesApart: ((ft?.get('properties') as string[] | null) ?? []).includes('nameText') };
     },
     async *changes(params) {
       // From the chunks' side: one seek by element id per indexed node, the values compared in
