@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chunkLabel, fulltextIndexName, quoteName } from '../../src/graph/dialect.js';
 import { cacheDir } from '../../src/vector-index/csv-cache.js';
 import { buildVectorIndex } from '../../src/vector-index/index-build.js';
+import { syncIndexNodes } from '../../src/vector-index/node-sync.js';
 import { dropSearchIndex } from '../../src/graph/access/index-writer.js';
 import { createTestApp } from '../helpers/deps.js';
 
@@ -182,6 +183,15 @@ describe('names in a field of their own', () => {
     await q(`DROP INDEX ${ft}`);
     await q(`CREATE FULLTEXT INDEX ${ft} FOR (c:${label}) ON EACH [c.chunkText]`);
     await q('CALL db.awaitIndex($name, 60)', { name: fulltextIndexName(index) });
+
+    // The sync under that older full-text index writes a new name where the index reads it (chunkText), then removes it.
+    const sync = () => syncIndexNodes(deps, { graph: 'neo4j', model: MODEL, indexName: index });
+    await q(`CREATE (:${quoteName(METABOLITE)} {displayName: 'Lanosterol'})`);
+    expect(await sync()).toMatchObject({ nodesChanged: 1, chunksEmbedded: 1 });
+    expect((await chunks()).find((c) => (c.text ?? c.name) === `Lanosterol (${METABOLITE})`)).toMatchObject({ name: null });
+    expect((await search('Lanosterol', 'fulltext'))[0]).toMatchObject({ displayName: 'Lanosterol' });
+    await q(`MATCH (n:${quoteName(METABOLITE)} {displayName: 'Lanosterol'}) DELETE n`);
+    expect(await sync()).toMatchObject({ nodesDeleted: 1, chunksDeleted: 1 });
 
     const res = await app.request('/dev/build_vector_index', {
       method: 'POST',
