@@ -110,10 +110,12 @@ WITH c, n, n IS NOT NULL AND ${hasText('n')} AND ${notIndexNode('n')} AS present
 RETURN c.nodeId AS nodeId, CASE WHEN present THEN id(n) END AS seq`,
         params,
       );
-      // New nodes: the text nodes whose id is not among the chunks' (a hash set, no seek per node).
+      // New nodes: the text nodes whose id is not among the chunks' (a hash set, no seek per node);
+      // with labels chosen (`$only`), a scan of those labels instead of every node of the database.
+      const only = Array.isArray(params.only) && params.only.length ? (params.only as string[]) : null;
       yield* stream(
         `MATCH (c:${label}) WHERE c.chunk = 0 WITH collect(c.nodeId) AS ids
-MATCH (n) WHERE ${hasText('n')} AND ${notIndexNode('n')} AND NOT elementId(n) IN ids
+MATCH (n${only ? `:${only.map(quoteName).join('|')}` : ''}) WHERE ${hasText('n')} AND ${notIndexNode('n')} AND NOT elementId(n) IN ids
 RETURN elementId(n) AS nodeId, id(n) AS seq`,
         params,
       );
