@@ -171,19 +171,20 @@ export async function* streamTextNodes(
   } catch (err) {
     if (!skipped || !isValueError(err)) throw err;
   }
-  let refs: NodeRef[] = [];
-  const readWindow = async function* () {
-    for await (const record of readRowsById(driver, database, params, refs, skipped)) {
+  const readWindow = async function* (window: readonly NodeRef[]) {
+    for await (const record of readRowsById(driver, database, params, window, skipped)) {
       const node = toNode(record);
       if (node) yield node;
     }
-    refs = [];
   };
+  let refs: NodeRef[] = [];
   for await (const ref of textNodeIdsAfter(driver, database, params, after)) {
     refs.push(ref);
-    if (refs.length >= WINDOW) yield* readWindow();
+    if (refs.length < WINDOW) continue;
+    yield* readWindow(refs);
+    refs = [];
   }
-  yield* readWindow();
+  yield* readWindow(refs);
 }
 
 /** A node to read by id: `id(n)` and its elementId. */

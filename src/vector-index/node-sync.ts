@@ -105,6 +105,9 @@ export async function syncIndexNodes(deps: IndexBuildDeps, opts: NodeSyncOptions
     const params = readParams(plan, carry);
     const read = rowReader(plan, settings.format, carry);
     const fields = new Set(carryFields(settings.carry));
+    const skipped = createSkippedNodes((node) => {
+      if (skipped.state.count <= SKIPPED_SHOWN) deps.log.warn('node left out of the index: its content failed', { index, ...node });
+    });
     const report: NodeSyncReport = {
       nodesChanged: 0,
       nodesDeleted: 0,
@@ -112,13 +115,9 @@ export async function syncIndexNodes(deps: IndexBuildDeps, opts: NodeSyncOptions
       chunksWritten: 0,
       chunksKept: 0,
       chunksDeleted: 0,
-      skipped: { count: 0, nodes: [] },
+      skipped: skipped.state,
       plan,
     };
-    const skipped = createSkippedNodes((node) => {
-      if (skipped.state.count <= SKIPPED_SHOWN) deps.log.warn('node left out of the index: its content failed', { index, ...node });
-    });
-    report.skipped = skipped.state;
 
     const syncWindow = async (refs: NodeRef[]) => {
       if (!refs.length) return;

@@ -9,6 +9,7 @@
 import neo4j, { type Driver } from 'neo4j-driver';
 import { chunkLabel, fulltextIndexName, hasText, nodeIndexName, nodeSig, notIndexNode, quoteName } from '../dialect.js';
 import { AWAIT_INDEX, FULLTEXT_INDEX_STATE, indexStatements } from '../dialect/index-statements.js';
+import { streamRecords } from './text-nodes.js';
 
 /** A node whose chunks are out of step: new, changed or never recorded (`seq` set), or gone (`seq` null). */
 export interface ChangedNode {
@@ -81,14 +82,9 @@ export function createChunkStore(driver: Driver, database: string, indexName: st
   const run = (cypher: string, params: Record<string, unknown> = {}) => driver.executeQuery(cypher, params, { database });
   /** Streams a change query's rows (the driver pauses it while the sync works through a window). */
   async function* stream(cypher: string, params: Record<string, unknown>): AsyncGenerator<ChangedNode> {
-    const session = driver.session({ database, defaultAccessMode: neo4j.session.READ, fetchSize: FETCH_SIZE });
-    try {
-      for await (const r of session.run(cypher, params)) {
-        const seq = r.get('seq');
-        yield { nodeId: r.get('nodeId') as string, seq: seq === null ? null : Number(seq) };
-      }
-    } finally {
-      await session.close();
+    for await (const r of streamRecords(driver, database, cypher, params, FETCH_SIZE)) {
+      const seq = r.get('seq');
+      yield { nodeId: r.get('nodeId') as string, seq: seq === null ? null : Number(seq) };
     }
   }
   return {

@@ -10,14 +10,18 @@ import { COUNT_TEXT_NODES, TEXT_NODE_IDS, TEXT_NODE_LABELS, TEXT_NODES, TEXT_NOD
 /** Records the driver pulls per round trip; the stream pauses when its buffer is full. */
 const FETCH_SIZE = 500;
 
-/** Streams a read query's records from a session of its own, closed when the stream ends or is left. */
-async function* streamRecords(
+/**
+ * Streams a read query's records from a session of its own, closed when the stream ends or is
+ * left; the driver pulls `fetchSize` records per round trip and pauses while the consumer works.
+ */
+export async function* streamRecords(
   driver: Driver,
   database: string,
   cypher: string,
   params: Record<string, unknown>,
+  fetchSize = FETCH_SIZE,
 ): AsyncGenerator<Neo4jRecord> {
-  const session = driver.session({ database, defaultAccessMode: neo4j.session.READ, fetchSize: FETCH_SIZE });
+  const session = driver.session({ database, defaultAccessMode: neo4j.session.READ, fetchSize });
   try {
     yield* session.run(cypher, params);
   } finally {
