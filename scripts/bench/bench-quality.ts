@@ -63,7 +63,16 @@ import type { SourceNode } from '../../src/contract/search.js';
 import type { GraphStore } from '../../src/graph/access/driver.js';
 import type { KvStore } from '../../src/store/redis.js';
 import { type CachedPool, cachedEmbedders } from './lib/quality-vectors.js';
-import { type ModeResult, chunksPerLabel, describePlan, printFlips, printSideBySide, score } from './lib/quality-discovery.js';
+import {
+  type ModeResult,
+  type SetScores,
+  chunksPerLabel,
+  describePlan,
+  printFlips,
+  printSideBySide,
+  score,
+} from './lib/quality-discovery.js';
+import { measureChurn } from './lib/quality-churn.js';
 
 const { values } = parseArgs({
   options: {
@@ -76,6 +85,8 @@ const { values } = parseArgs({
     labels: { type: 'string' },
     flips: { type: 'string' },
     'bm25-alone': { type: 'boolean' },
+    churn: { type: 'string' },
+    'churn-edits': { type: 'string' },
   },
 });
 const N = Number(values.pathways ?? 400);
@@ -100,6 +111,9 @@ if (!['off', 'on', 'both'].includes(DISCOVER)) throw new Error(`--discover must 
 const FLIPS = Number(values.flips ?? 8);
 /** `--bm25-alone`: also the full-text and hybrid variants without the share of the query's words (as before issue 37), and with it on name chunks only. */
 const BM25_ALONE = values['bm25-alone'] ?? false;
+/** `--churn <rounds>`: after the last mode's sets, recall after that many sync rounds of `--churn-edits` (100) edited pathways against the same chunks freshly indexed (./lib/quality-churn.ts). */
+const CHURN = Number(values.churn ?? 0);
+const CHURN_EDITS = Number(values['churn-edits'] ?? 100);
 /** Every text the bench embedded, by model (scripts/bench/lib/quality-vectors.ts). */
 const VECTORS_DIR = `${process.env.BENCH_DATA_DIR ?? 'test-output/bench-data'}/quality-vectors`;
 const baseUrl = process.env.LOCAL_LLM_BASE_URL ?? 'http://127.0.0.1:18437/v1';
@@ -366,6 +380,31 @@ async function runMode(mode: 'off' | 'on', { graph, kv, embed, sets, subset, spe
       const cells = [scores.r1, scores.r5, scores.r10, scores.mrr].map((x) => fmt(x, 3));
       console.log(`| ${variants[i]!.name} | ${cells.join(' | ')} | ${fmt(pct(times, 50), 1)} | ${fmt(pct(times, 99), 1)} |`);
     }
+  }
+  if (CHURN > 0 && mode === (DISCOVER === 'off' ? 'off' : 'on')) {
+    const measured = [0, defaultVariant];
+    await measureChurn({
+      deps: { config: cfg, graph, kv, embedders: embed, log: createLogger('warn') },
+      database: db,
+      index,
+      model: MODEL,
+      prop: PROP,
+      sourceProp: SOURCE_PROP,
+      ids: subset.map((p) => p.dbId),
+      rounds: CHURN,
+      edits: CHURN_EDITS,
+      async measure() {
+        const out: Record<string, Record<string, SetScores>> = {};
+        for (const [setName, queries] of Object.entries(sets)) {
+          for (const i of measured) {
+            const hits: SourceNode[][] = [];
+            for (const q of queries) hits.push(await search(i, q.text));
+            (out[setName] ??= {})[variants[i]!.name] = score(queries, hits).scores;
+          }
+        }
+        return out;
+      },
+    });
   }
   for (const [setName, byMode] of Object.entries(summary)) {
     const best = Math.max(byMode.vector ?? 0, byMode.fulltext ?? 0);

@@ -4,10 +4,9 @@
  * `error`; shutdown finishes running jobs, or puts them back on the queue past its grace period.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { Cluster } from 'ioredis';
-import { build } from 'tsup';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleTestChild } from '../helpers/child-process.js';
 import { createChatWorker, MAX_ATTEMPTS, WORKER_LOST } from '../../src/chat/worker.js';
 import { NOT_QUEUED, createJobStore } from '../../src/store/jobs.js';
 import { createKeys } from '../../src/store/keys.js';
@@ -15,22 +14,12 @@ import { createJobQueue } from '../../src/store/queue.js';
 import { routerReply } from '../helpers/llm-server.js';
 import { startHarness, type Harness } from './chat-harness.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const CHILD = `${ROOT}test-output/chat-worker-child/chat-worker-child.js`;
+let CHILD: string;
 
 let h: Harness;
 let keys: ReturnType<typeof createKeys>;
 beforeAll(async () => {
-  await build({
-    config: false,
-    entry: { 'chat-worker-child': `${ROOT}test/integration/chat-worker-child.ts` },
-    outDir: `${ROOT}test-output/chat-worker-child`,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    silent: true,
-    clean: false,
-  });
+  CHILD = await bundleTestChild('chat-worker-child');
   h = await startHarness({ worker: false });
   keys = createKeys(h.deps.kv.prefix);
 });

@@ -6,9 +6,8 @@
  * without recording anything, and the next one catches up.
  */
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { build } from 'tsup';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleTestChild } from '../helpers/child-process.js';
 import { chunkLabel, quoteName } from '../../src/graph/dialect.js';
 import { dropSearchIndex } from '../../src/graph/access/index-writer.js';
 import { buildVectorIndex } from '../../src/vector-index/index-build.js';
@@ -16,8 +15,7 @@ import { readSyncState, syncGraph } from '../../src/vector-index/index-sync.js';
 import { createTestDeps } from '../helpers/deps.js';
 import { createSyncFixture } from './index-fixtures.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const CHILD = `${ROOT}test-output/index-sync-child/index-sync-child.js`;
+let CHILD: string;
 const MODEL = 'minishlab/potion-base-32M';
 const { label, index, env } = createSyncFixture('SyncKill');
 const deps = createTestDeps(env);
@@ -47,16 +45,7 @@ const pass = async (d = deps) => {
 };
 
 beforeAll(async () => {
-  await build({
-    config: false,
-    entry: { 'index-sync-child': `${ROOT}test/integration/index-sync-child.ts` },
-    outDir: `${ROOT}test-output/index-sync-child`,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    silent: true,
-    clean: false,
-  });
+  CHILD = await bundleTestChild('index-sync-child');
   await q(`UNWIND range(0, 799) AS i CREATE (:${L} {i: i, title: 'Item ' + i, body: 'Body ' + i + ' about copper.'})`);
   await buildVectorIndex(deps, { graph: 'neo4j', model: MODEL });
   await pass();

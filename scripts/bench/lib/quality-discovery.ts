@@ -157,6 +157,17 @@ export function printFlips(off: ModeResult, on: ModeResult, limit: number): void
       console.log(`  - "${a.text}": on rank ${b.rank || '>10'} (${fmt(b.relevantScore ?? 0, 3)}), first ${top}`);
     }
     for (const [a, b] of won.slice(0, limit)) console.log(`  + "${a.text}": off rank ${a.rank || '>10'}, on rank ${b.rank}`);
+    // Below rank 1 too (recall@5 and MRR move there): the default variant's queries ranked lower with discovery on.
+    const a = byVariant[variant] ?? [];
+    const b = on.outcomes[set]?.[variant] ?? [];
+    const rankOf = (r: number) => r || 11;
+    const worse = a.flatMap((x, i) => (b[i] && rankOf(b[i].rank) > rankOf(x.rank) ? [[x, b[i]] as const] : []));
+    const better = a.filter((x, i) => b[i] && rankOf(b[i].rank) < rankOf(x.rank)).length;
+    console.log(`  ${variant}: ${worse.length} ranked lower with discovery on, ${better} higher`);
+    for (const [x, y] of worse.slice(0, limit)) {
+      const top = y.top ? `"${y.top.name}" (${y.top.labels.join(', ')})` : 'nothing';
+      console.log(`  v "${x.text}": rank ${x.rank || '>10'} → ${y.rank || '>10'}, first ${top}`);
+    }
   }
   console.log(`\n${variant}: what came first instead, over all sets: ${[...tops].map(([k, n]) => `${k} ${n}`).join(', ')}`);
 }

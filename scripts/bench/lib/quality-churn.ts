@@ -1,0 +1,107 @@
+/**
+ * bench:quality `--churn <rounds>` (issue 39, item 4): search quality on an index after heavy
+ * churn against the same chunks freshly indexed. Each round edits `edits` pathways of the subset
+ * and brings the index in step with the node-by-node sync (src/vector-index/node-sync.ts); rounds
+ * go in pairs, the first putting a sentence before the text (every chunk of the pathway changes:
+ * the chunk boundaries move), the second putting the text back, so after an even number of
+ * rounds the graph and the chunk texts are what they were, and only the indexes have churned.
+ * Then the vector and full-text indexes are dropped and created again over the same chunk nodes
+ * (same vectors: nothing embedded), and the sets are measured once more.
+ */
+import type { Driver } from 'neo4j-driver';
+import neo4j from 'neo4j-driver';
+import type { Config } from '../../../src/config.js';
+import { AWAIT_INDEX, indexStatements } from '../../../src/graph/dialect/index-statements.js';
+import type { IndexBuildDeps } from '../../../src/vector-index/index-build.js';
+import { syncIndexNodes } from '../../../src/vector-index/node-sync.js';
+import { fmt } from '../bench-common.js';
+import type { SetScores } from './quality-discovery.js';
+
+/** What {@link measureChurn} needs from the bench. */
+export interface ChurnRun {
+  deps: IndexBuildDeps;
+  database: string;
+  index: string;
+  model: string;
+  /** The text property the subset's pathways are indexed by, and the one holding their original text. */
+  prop: string;
+  sourceProp: string;
+  /** dbIds of the subset's pathways. */
+  ids: number[];
+  rounds: number;
+  edits: number;
+  /** Scores per set and variant of the index as it is now. */
+  measure(): Promise<Record<string, Record<string, SetScores>>>;
+}
+
+/** The sentence the first round of a pair puts before a pathway's text. */
+const REVISED = 'This pathway description was revised by its curators. ';
+
+/** Drops and creates again the vector and full-text indexes of `index` with the options they have, then waits until both are online. */
+async function recreateIndexes(driver: Driver, database: string, index: string, config: Config): Promise<number> {
+  const t = performance.now();
+  const s = indexStatements(index);
+  const { records } = await driver.executeQuery(
+    'SHOW VECTOR INDEXES YIELD name, options WHERE name = $index RETURN options.indexConfig AS c',
+    { index },
+    { database },
+  );
+  const c = records[0]?.get('c') as Record<string, unknown>;
+  const run = (q: string, p: Record<string, unknown> = {}) => driver.executeQuery(q, p, { database });
+  await run(s.dropVectorIndex);
+  await run(s.dropFulltextIndex);
+  await run(s.createVectorIndex, {
+    dims: neo4j.int(Number(c['vector.dimensions'])),
+    m: neo4j.int(Number(c['vector.hnsw.m'] ?? 16)),
+    ef: neo4j.int(Number(c['vector.hnsw.ef_construction'] ?? 100)),
+  });
+  await run(s.createFulltextIndex, { analyzer: config.FULLTEXT_ANALYZER });
+  for (const name of [index, `${index}__fulltext`]) await run(AWAIT_INDEX, { name, seconds: neo4j.int(600) });
+  return performance.now() - t;
+}
+
+/** Runs the churn rounds, measures, recreates the indexes, measures again, and prints both side by side with the figures before. */
+export async function measureChurn(run: ChurnRun): Promise<void> {
+  const { deps, database, index, model, prop, sourceProp, ids, rounds, edits } = run;
+  const driver = deps.graph.driver;
+  console.log(`\n## churn: ${rounds} rounds of ${edits} edited pathways on ${index}, synced node by node`);
+  const before = await run.measure();
+  const totals = { embedded: 0, written: 0, deleted: 0, ms: 0 };
+  for (let r = 0; r < rounds; r++) {
+    const pair = Math.floor(r / 2);
+    const slice = Array.from({ length: edits }, (_, j) => ids[(pair * edits + j) % ids.length]!);
+    await driver.executeQuery(
+      `UNWIND $ids AS id MATCH (p:Pathway {dataset: 'wikipathways', dbId: id})
+       SET p.${prop} = CASE WHEN $revise THEN $revised + p.${sourceProp} ELSE p.${sourceProp} END`,
+      { ids: slice.map((i) => neo4j.int(i)), revise: r % 2 === 0, revised: REVISED },
+      { database },
+    );
+    const t = performance.now();
+    const report = await syncIndexNodes(deps, { graph: database, model, indexName: index });
+    totals.ms += performance.now() - t;
+    totals.embedded += report.chunksEmbedded;
+    totals.written += report.chunksWritten;
+    totals.deleted += report.chunksDeleted;
+  }
+  console.log(
+    `churn: ${fmt(totals.written)} chunk nodes written, ${fmt(totals.deleted)} deleted (${fmt(totals.embedded)} texts embedded), ` +
+      `sync ${fmt(totals.ms / 1000, 1)} s over ${rounds} passes`,
+  );
+  const churned = await run.measure();
+  const ms = await recreateIndexes(driver, database, index, deps.config);
+  console.log(`vector and full-text indexes created again over the same chunk nodes: ${fmt(ms / 1000, 1)} s`);
+  const fresh = await run.measure();
+  console.log(
+    '\n| set | variant | R@1 before | R@1 churned | R@1 fresh | R@5 churned | R@5 fresh | MRR churned | MRR fresh | churned − fresh (MRR) |',
+  );
+  console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const [set, byVariant] of Object.entries(fresh)) {
+    for (const [variant, f] of Object.entries(byVariant)) {
+      const b = before[set]?.[variant];
+      const c = churned[set]?.[variant];
+      if (!b || !c) continue;
+      const cells = [b.r1, c.r1, f.r1, c.r5, f.r5, c.mrr, f.mrr, c.mrr - f.mrr].map((x) => fmt(x, 3));
+      console.log(`| ${set} | ${variant} | ${cells.join(' | ')} |`);
+    }
+  }
+}
