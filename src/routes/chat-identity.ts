@@ -32,7 +32,7 @@ export type AnonReads = 'open' | 'owner';
  * Whether the caller may use a session or job owned by `ownerId`. A record without an owner:
  * anyone holding its random UUID. An owned one: its owner; and under `open` (the contract's
  * rule, the default without production settings) also a caller that sends no `x-anon-id`, as
- * the contract's header-less clients do (README, "Identity and ownership").
+ * the contract's header-less clients do (docs/security.md, "Identity and ownership").
  */
 export function mayUse(ownerId: string | null, caller: AnonMapping | null, reads: AnonReads): boolean {
   if (!ownerId) return true;

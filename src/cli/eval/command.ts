@@ -21,7 +21,7 @@ import { runQuestions } from './run.js';
 const USAGE = `usage: node dist/cli.js eval <questions.csv|.jsonl> [--url http://127.0.0.1:8000] [--concurrency 4] [--timeout 120] [--out report]
        node dist/cli.js eval --compare a.json b.json
   --out report   writes report.md and report.json (default: the Markdown report on stdout)
-  columns/keys   question, expected_nodes, expected_answer_contains, expected_route, session, id (README: "Evaluating answers")`;
+  columns/keys   question, expected_nodes, expected_answer_contains, expected_route, session, id (docs/evaluation.md)`;
 
 const defaultUrl = (config: Config) => `http://${reachable(config.HOST)}:${config.PORT}`;
 
