@@ -29,10 +29,8 @@
  * --sync, --short, --passes <n> (20 unchanged-graph passes), --edits <n> (10), --stream <s>, --rate <n>, --store <dir>,
  * --cleanup (only remove what a run left behind).
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import neo4j from 'neo4j-driver';
@@ -62,7 +60,7 @@ import {
   fmt,
 } from './bench-common.js';
 import { generateProse } from './bench-prose.js';
-import { cpuMs } from './lib/proc-cpu.js';
+import { cpuMs, duBytes, loadAverages } from './lib/proc-cpu.js';
 import { pct } from './lib/stats.js';
 import { dropWikiPathways, loadWikiPathways } from '../load-wikipathways.js';
 
@@ -232,9 +230,7 @@ function findNeo4jPid(): number | null {
 
 /** `du -sk` of the store of database `db` (store files and transaction logs), in bytes; NaN when absent. */
 function storeSize(): { store: number; txlogs: number } {
-  const du = (dir: string) =>
-    existsSync(dir) ? Number(execFileSync('du', ['-sk', dir], { encoding: 'utf8' }).split('\t')[0]) * 1024 : NaN;
-  return { store: du(`${STORE}/databases/${db}`), txlogs: du(`${STORE}/transactions/${db}`) };
+  return { store: duBytes(`${STORE}/databases/${db}`), txlogs: duBytes(`${STORE}/transactions/${db}`) };
 }
 
 const gb = (bytes: number) => `${fmt(bytes / 2 ** 30, 2)} GB`;
@@ -246,10 +242,7 @@ async function printStore(when: string) {
   );
 }
 
-const load = () =>
-  loadavg()
-    .map((x) => x.toFixed(2))
-    .join(' ');
+const load = loadAverages;
 
 /** A timed `syncGraph` pass: wall time, the bench index's result, the others', peak RSS, the database's CPU. */
 interface TimedPass {

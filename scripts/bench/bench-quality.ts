@@ -338,6 +338,12 @@ async function runMode(mode: 'off' | 'on', { graph, kv, embed, sets, subset, spe
   const onFilterPath = (p: string) => paths.set(p, (paths.get(p) ?? 0) + 1);
   const search = (i: number, text: string, filter?: SearchFilterFields) =>
     searchers[i]!.search({ query: text, graph: db, model: MODEL, topK: TOP_K, mode: variants[i]!.mode, ...filter, onFilterPath });
+  /** Variant `i`'s scores and per-query outcomes on `queries`, searched one after another. */
+  const scoreSet = async (i: number, queries: readonly Query[]) => {
+    const hits: SourceNode[][] = [];
+    for (const q of queries) hits.push(await search(i, q.text));
+    return score(queries, hits);
+  };
   const result: ModeResult = {
     mode,
     index,
@@ -363,9 +369,7 @@ async function runMode(mode: 'off' | 'on', { graph, kv, embed, sets, subset, spe
     console.log('| mode | recall@1 | recall@5 | recall@10 | MRR | p50 ms | p99 ms |');
     console.log('|---|---|---|---|---|---|---|');
     for (let i = 0; i < variants.length; i++) {
-      const hits: SourceNode[][] = [];
-      for (const q of queries) hits.push(await search(i, q.text));
-      const { scores, outcomes } = score(queries, hits);
+      const { scores, outcomes } = await scoreSet(i, queries);
       (result.scores[setName] ??= {})[variants[i]!.name] = scores;
       (result.outcomes[setName] ??= {})[variants[i]!.name] = outcomes;
       // Second pass, query vectors cached: the search's own latency.
@@ -396,11 +400,7 @@ async function runMode(mode: 'off' | 'on', { graph, kv, embed, sets, subset, spe
       async measure() {
         const out: Record<string, Record<string, SetScores>> = {};
         for (const [setName, queries] of Object.entries(sets)) {
-          for (const i of measured) {
-            const hits: SourceNode[][] = [];
-            for (const q of queries) hits.push(await search(i, q.text));
-            (out[setName] ??= {})[variants[i]!.name] = score(queries, hits).scores;
-          }
+          for (const i of measured) (out[setName] ??= {})[variants[i]!.name] = (await scoreSet(i, queries)).scores;
         }
         return out;
       },

@@ -32,7 +32,6 @@
  * --queries <n> (100), --timeout <min> (120, the wait for ONLINE), --cleanup (only remove what a
  * killed run left). `--variants ''` only produces the vectors and the exact top 10.
  */
-import { execFileSync } from 'node:child_process';
 import {
   closeSync,
   existsSync,
@@ -56,7 +55,7 @@ import { AWAIT_INDEX, VECTOR_INDEX_STATE, indexStatements } from '../../src/grap
 import { BENCH_MODEL, benchConfig, benchModels, describeMachine, fmt } from './bench-common.js';
 import { generateProse } from './bench-prose.js';
 import { dotRow, type ExactTop, exactTop, perturbedQueries } from './lib/exact-top10.js';
-import { cpuMs } from './lib/proc-cpu.js';
+import { cpuMs, duBytes, loadAverages, vmRssBytes } from './lib/proc-cpu.js';
 
 const { values } = parseArgs({
   options: {
@@ -101,10 +100,7 @@ const indexOf = (variant: string) => `bench_fill_${variant}`;
 const s1 = (ms: number) => `${fmt(ms / 1000, 1)} s`;
 const mb = (bytes: number) => `${fmt(bytes / 2 ** 20)} MB`;
 const load1 = () => loadavg()[0]!;
-const load = () =>
-  loadavg()
-    .map((x) => x.toFixed(2))
-    .join(' ');
+const load = loadAverages;
 let aborted = false;
 
 // ---------------------------------------------------------------------------------------------
@@ -184,8 +180,8 @@ function exactTop10(all: Float32Array, qs: Float32Array[]): ExactTop {
 // ---------------------------------------------------------------------------------------------
 
 const neo4jPid = Number(readFileSync('.local/neo4j/neo4j.pid', 'utf8').trim());
-const vmRss = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) * 1024;
-const du = () => Number(execFileSync('du', ['-sk', STORE], { encoding: 'utf8' }).split('\t')[0]) * 1024;
+const vmRss = vmRssBytes;
+const du = () => duBytes(STORE);
 
 /** Samples Neo4j's and this process's RSS and the load average until stopped. */
 function sampler() {

@@ -1,8 +1,12 @@
 /**
  * CPU time of processes from /proc (Linux): what each process of a benchmark spent per request,
- * the breakdown latency alone cannot give on a machine where everyone shares two cores.
+ * the breakdown latency alone cannot give on a machine where everyone shares two cores. Also
+ * the other readings benches print beside it: a process's resident memory, a directory's size
+ * on disk, the load average.
  */
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 
 /** Clock ticks per second of /proc/<pid>/stat (USER_HZ; 100 on every Linux build in use). */
 const TICKS = 100;
@@ -25,4 +29,25 @@ export function cpuReading(pids: Record<string, number>) {
   return {
     since: (): Record<string, number> => Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuMs(pid) - start[name]!])),
   };
+}
+
+/** Resident memory of process `pid` in bytes (VmRSS of /proc/<pid>/status), or NaN when unreadable. */
+export function vmRssBytes(pid: number): number {
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? Number.NaN) * 1024;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** `du -sk` of `dir` in bytes; NaN when it does not exist. */
+export function duBytes(dir: string): number {
+  return existsSync(dir) ? Number(execFileSync('du', ['-sk', dir], { encoding: 'utf8' }).split('\t')[0]) * 1024 : Number.NaN;
+}
+
+/** The 1, 5 and 15 minute load averages, as printed beside figures ("3.10 2.95 2.40"). */
+export function loadAverages(): string {
+  return loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 }

@@ -5,13 +5,15 @@
  * go in pairs, the first putting a sentence before the text (every chunk of the pathway changes:
  * the chunk boundaries move), the second putting the text back, so after an even number of
  * rounds the graph and the chunk texts are what they were, and only the indexes have churned.
- * Then the vector and full-text indexes are dropped and created again over the same chunk nodes
- * (same vectors: nothing embedded), and the sets are measured once more.
+ * Then the vector and full-text indexes are dropped and created again over the same chunk nodes,
+ * as the build creates them (same vectors: nothing embedded), and the sets are measured once more.
  */
-import type { Driver } from 'neo4j-driver';
 import neo4j from 'neo4j-driver';
-import type { Config } from '../../../src/config.js';
-import { AWAIT_INDEX, indexStatements } from '../../../src/graph/dialect/index-statements.js';
+import { findModel } from '../../../src/contract/models.js';
+import { createIndexWriter } from '../../../src/graph/access/index-writer.js';
+import { indexStatements } from '../../../src/graph/dialect/index-statements.js';
+import { carryFields } from '../../../src/vector-index/carry.js';
+import { readIndexMeta } from '../../../src/vector-index/index-meta.js';
 import type { IndexBuildDeps } from '../../../src/vector-index/index-build.js';
 import { syncIndexNodes } from '../../../src/vector-index/node-sync.js';
 import { fmt } from '../bench-common.js';
@@ -37,26 +39,30 @@ export interface ChurnRun {
 /** The sentence the first round of a pair puts before a pathway's text. */
 const REVISED = 'This pathway description was revised by its curators. ';
 
-/** Drops and creates again the vector and full-text indexes of `index` with the options they have, then waits until both are online. */
-async function recreateIndexes(driver: Driver, database: string, index: string, config: Config): Promise<number> {
+/**
+ * Drops the vector and full-text indexes of `index` and creates them again as its build does
+ * (the index writer, with the build's settings and filter properties), then waits until both
+ * are online: the same chunk nodes, freshly indexed.
+ */
+async function recreateIndexes(deps: IndexBuildDeps, database: string, index: string, model: string): Promise<number> {
   const t = performance.now();
+  const { driver } = deps.graph;
+  const { config } = deps;
   const s = indexStatements(index);
-  const { records } = await driver.executeQuery(
-    'SHOW VECTOR INDEXES YIELD name, options WHERE name = $index RETURN options.indexConfig AS c',
-    { index },
-    { database },
-  );
-  const c = records[0]?.get('c') as Record<string, unknown>;
-  const run = (q: string, p: Record<string, unknown> = {}) => driver.executeQuery(q, p, { database });
-  await run(s.dropVectorIndex);
-  await run(s.dropFulltextIndex);
-  await run(s.createVectorIndex, {
-    dims: neo4j.int(Number(c['vector.dimensions'])),
-    m: neo4j.int(Number(c['vector.hnsw.m'] ?? 16)),
-    ef: neo4j.int(Number(c['vector.hnsw.ef_construction'] ?? 100)),
+  for (const ddl of [s.dropVectorIndex, s.dropFulltextIndex]) await driver.executeQuery(ddl, {}, { database });
+  const meta = await readIndexMeta(driver, database, index);
+  const writer = createIndexWriter({
+    driver,
+    database,
+    indexName: index,
+    dimensions: findModel(model)!.dimensions,
+    hnswM: config.VECTOR_INDEX_HNSW_M,
+    efConstruction: config.VECTOR_INDEX_EF_CONSTRUCTION,
+    analyzer: config.FULLTEXT_ANALYZER,
+    filterFields: carryFields(meta?.settings.carry),
   });
-  await run(s.createFulltextIndex, { analyzer: config.FULLTEXT_ANALYZER });
-  for (const name of [index, `${index}__fulltext`]) await run(AWAIT_INDEX, { name, seconds: neo4j.int(600) });
+  await writer.prepare();
+  await writer.awaitOnline();
   return performance.now() - t;
 }
 
@@ -88,7 +94,7 @@ export async function measureChurn(run: ChurnRun): Promise<void> {
       `sync ${fmt(totals.ms / 1000, 1)} s over ${rounds} passes`,
   );
   const churned = await run.measure();
-  const ms = await recreateIndexes(driver, database, index, deps.config);
+  const ms = await recreateIndexes(deps, database, index, model);
   console.log(`vector and full-text indexes created again over the same chunk nodes: ${fmt(ms / 1000, 1)} s`);
   const fresh = await run.measure();
   console.log(

@@ -134,9 +134,10 @@ export function printFlips(off: ModeResult, on: ModeResult, limit: number): void
   const tops = new Map<string, number>();
   const variant = on.defaultVariant;
   for (const [set, byVariant] of Object.entries(off.outcomes)) {
+    /** Variant `v`'s outcomes, off and on, query by query. */
+    const outcomesOf = (v: string) => ({ a: byVariant[v] ?? [], b: on.outcomes[set]?.[v] ?? [] });
     const lostIn = (v: string) => {
-      const a = byVariant[v] ?? [];
-      const b = on.outcomes[set]?.[v] ?? [];
+      const { a, b } = outcomesOf(v);
       return {
         lost: a.flatMap((x, i) => (x.rank === 1 && b[i]?.rank !== 1 ? [[x, b[i]!] as const] : [])),
         won: a.flatMap((x, i) => (x.rank !== 1 && b[i]?.rank === 1 ? [[x, b[i]!] as const] : [])),
@@ -158,8 +159,7 @@ export function printFlips(off: ModeResult, on: ModeResult, limit: number): void
     }
     for (const [a, b] of won.slice(0, limit)) console.log(`  + "${a.text}": off rank ${a.rank || '>10'}, on rank ${b.rank}`);
     // Below rank 1 too (recall@5 and MRR move there): the default variant's queries ranked lower with discovery on.
-    const a = byVariant[variant] ?? [];
-    const b = on.outcomes[set]?.[variant] ?? [];
+    const { a, b } = outcomesOf(variant);
     const rankOf = (r: number) => r || 11;
     const worse = a.flatMap((x, i) => (b[i] && rankOf(b[i].rank) > rankOf(x.rank) ? [[x, b[i]] as const] : []));
     const better = a.filter((x, i) => b[i] && rankOf(b[i].rank) < rankOf(x.rank)).length;
