@@ -14,6 +14,7 @@
  * resumed build writes the same vectors as an uninterrupted one), about a third of the size of
  * decimal text and far cheaper to write and parse than ~500 formatted floats per row.
  */
+import type { ChunkRef } from '../graph/access/index-writer.js';
 import { decodeBase64, encodeBase64 } from '../lib/base64.js';
 
 /** The file operations the cache needs (`node:fs/promises` has them all). */
@@ -28,7 +29,6 @@ export interface CacheFs {
 
 /** A chunk as batches hold it (its text is what the cache keys; its other fields are not part of the key). */
 export type { ChunkRef } from '../graph/access/index-writer.js';
-import type { ChunkRef } from '../graph/access/index-writer.js';
 
 /** A batch cache of one index. */
 export interface BatchCache {
