@@ -11,9 +11,10 @@
  * within the source text), `batch` (the content key of the embedding batch it came from),
  * `chunkText` (the header naming the source node, then the chunk: what was embedded), or
  * `nameText` instead for a chunk that is a header alone (a node with a name and no other text),
- * `embedding` (float32 list) and, on a node's chunk 0, `sig` (what its chunks were made from:
- * {@link nodeSig}; the sync compares it with the node inside the database). Four schema indexes
- * belong to an index: the vector index `<name>` on `embedding`, the full-text (Lucene) index
+ * `embedding` (float32 list; a name chunk's in `nameEmbedding` instead, {@link NAME_VECTOR}) and,
+ * on a node's chunk 0, `sig` (what its chunks were made from: {@link nodeSig}; the sync compares
+ * it with the node inside the database). Five schema indexes belong to an index: the vector
+ * index `<name>` on `embedding`, the vector index `<name>__names` on `nameEmbedding`, the full-text (Lucene) index
  * `<name>__fulltext` on `chunkText` and `nameText` ({@link FULLTEXT_FIELDS}), and the range
  * indexes `<name>__batch` on `batch` and `<name>__node` on `nodeId` (the sync's per-node reads
  * and writes). There is no relationship to the source node: a relationship would make a user's
@@ -53,6 +54,20 @@ export function batchIndexName(indexName: string): string {
 /** Name of the range index on the chunk nodes' `nodeId` property (the sync's per-node work). */
 export function nodeIndexName(indexName: string): string {
   return `${indexName}__node`;
+}
+
+/**
+ * The vector property of a name chunk (a header alone), indexed by {@link namesIndexName} apart
+ * from the texts' `embedding`. In one HNSW index, the 7,215 Metabolite names of WikiPathways
+ * crowded the texts out of a query's nearest chunks (69 of the 80 nearest to a description
+ * sentence were names), so a pathway's own text was missing from hybrid's vector list and lost
+ * its vector part (issue 37); asked apart, each index gives its own `$k` nearest.
+ */
+export const NAME_VECTOR = 'nameEmbedding';
+
+/** Name of the vector index on the name chunks' {@link NAME_VECTOR}. */
+export function namesIndexName(indexName: string): string {
+  return `${indexName}__names`;
 }
 
 /** Name of the full-text (Lucene) index on the chunk nodes' `chunkText` and `nameText` properties. */
@@ -244,22 +259,39 @@ export interface InIndexFilter {
 }
 
 /**
- * `$k` vector-index chunk hits for `$vector`, best score per source node. With `inIndex`, the
- * index itself returns `$k` chunks that pass its predicate (`SEARCH`, Cypher 25; the index name
- * must be written out there), and each row also says how many chunks it returned (`chunkHits`):
- * fewer than `$k` means no other chunk passes, so a filtered search need not ask again.
+ * `$k` vector-index chunk hits for `$vector`, best score per source node; with `names`, also
+ * `$k` from the names' index `$namesIndex` ({@link NAME_VECTOR}). With `inIndex`, each index
+ * itself returns `$k` chunks that pass its predicate (`SEARCH`, Cypher 25; the index name must be
+ * written out there), and each row also says how many chunks the fuller list returned
+ * (`chunkHits`): fewer than `$k` means no other chunk passes, so a filtered search need not ask again.
  */
-const vectorHits = (inIndex?: InIndexFilter, weigh = '') =>
-  inIndex
-    ? `
-MATCH (c:${quoteName(chunkLabel(inIndex.index))})
-  SEARCH c IN (VECTOR INDEX ${quoteName(inIndex.index)} FOR $vector WHERE ${inIndex.where} LIMIT $k) SCORE AS score
-WITH collect({nodeId: c.nodeId, score: score${weigh}}) AS chunks
+const vectorHits = (inIndex?: InIndexFilter, weigh = '', names = false) => {
+  /** The chunk hits of one vector index (`index`: its name written out for `SEARCH`, else a parameter). */
+  const hitsOf = (index: string) =>
+    inIndex
+      ? `MATCH (c:${quoteName(chunkLabel(inIndex.index))})
+  SEARCH c IN (VECTOR INDEX ${quoteName(index)} FOR $vector WHERE ${inIndex.where} LIMIT $k) SCORE AS score`
+      : `CALL db.index.vector.queryNodes(${index}, $k, $vector) YIELD node AS c, score`;
+  const [texts, nameList] = inIndex ? [inIndex.index, namesIndexName(inIndex.index)] : ['$index', '$namesIndex'];
+  // Both lists, each row marked with its list (`chunkHits` counts the fuller one).
+  const hits = names
+    ? `CALL () {
+  ${hitsOf(texts).replace(/\n/g, '\n  ')}
+  RETURN c, score, 0 AS list
+  UNION ALL
+  ${hitsOf(nameList).replace(/\n/g, '\n  ')}
+  RETURN c, score, 1 AS list
+}`
+    : hitsOf(texts);
+  if (!inIndex) return `\n${hits}\nWITH c.nodeId AS nodeId, max(score${weigh}) AS score`;
+  const list = names ? 'list' : '0';
+  return `
+${hits}
+WITH collect({nodeId: c.nodeId, score: score${weigh}, list: ${list}}) AS chunks
+WITH chunks, size([x IN chunks WHERE x.list = 0]) AS texts, size([x IN chunks WHERE x.list = 1]) AS names
 UNWIND chunks AS h
-WITH size(chunks) AS chunkHits, h.nodeId AS nodeId, max(h.score) AS score`
-    : `
-CALL db.index.vector.queryNodes($index, $k, $vector) YIELD node AS c, score
-WITH c.nodeId AS nodeId, max(score${weigh}) AS score`;
+WITH CASE WHEN texts > names THEN texts ELSE names END AS chunkHits, h.nodeId AS nodeId, max(h.score) AS score`;
+};
 
 /**
  * Cypher: true unless chunk `c` is a name alone: its text in `chunkText`, behind a header line
@@ -327,8 +359,8 @@ WITH c.nodeId AS nodeId, max(score${TERM_SHARE}) AS score`;
  * lead (an exact name match far ahead of the rest) survives; docs/benchmarks.md has the
  * comparison. Scores lie in 0..1: 1 is first in both lists.
  */
-const hybridHits = (inIndex?: InIndexFilter) => `
-CALL () {${vectorHits(inIndex, NAME_SHARE)}
+const hybridHits = (inIndex?: InIndexFilter, names = false) => `
+CALL () {${vectorHits(inIndex, NAME_SHARE, names)}
   RETURN collect({nodeId: nodeId, score: score}) AS vector, max(score) AS vtop${inIndex ? ', coalesce(max(chunkHits), 0) AS chunkHits' : ''}
 }
 CALL () {${fulltextHits(inIndex)}
@@ -346,10 +378,19 @@ WITH ${inIndex ? 'chunkHits, ' : ''}hit.nodeId AS nodeId, sum(hit.s) AS score`;
  * (a compiled predicate over `n`), only candidates that pass it are ranked. With `inIndex`, the
  * vector index applies that predicate itself and the full-text hits are tested on their chunks;
  * the query is then Cypher 25 (`SEARCH`), and in `vector` and `hybrid` mode each row carries
- * `chunkHits`, the vector index's hit count ({@link vectorHits}).
+ * `chunkHits`, the vector index's hit count ({@link vectorHits}). With `names`, the index keeps
+ * its name chunks' vectors apart ({@link NAME_VECTOR}) and both vector indexes are asked
+ * (`$namesIndex`).
  */
-export function searchQuery(mode: 'vector' | 'fulltext' | 'hybrid', withRels: boolean, filter?: string, inIndex?: InIndexFilter): string {
-  const hits = mode === 'vector' ? vectorHits(inIndex, NAME_SHARE) : mode === 'fulltext' ? fulltextHits(inIndex) : hybridHits(inIndex);
+export function searchQuery(
+  mode: 'vector' | 'fulltext' | 'hybrid',
+  withRels: boolean,
+  filter?: string,
+  inIndex?: InIndexFilter,
+  names = false,
+): string {
+  const hits =
+    mode === 'vector' ? vectorHits(inIndex, NAME_SHARE, names) : mode === 'fulltext' ? fulltextHits(inIndex) : hybridHits(inIndex, names);
   const keep = inIndex && mode !== 'fulltext' ? ', chunkHits' : '';
   return (inIndex ? 'CYPHER 25' : '') + hits + (withRels ? rankedNodesWithRels(filter, keep) : rankedNodes(filter, keep));
 }

@@ -9,7 +9,7 @@ import type { IndexState, Status, StatusCheck } from '../contract/status.js';
 import { MODEL_REGISTRY, findModel, type ModelEntry } from '../contract/models.js';
 import type { AppDeps } from '../deps.js';
 import { detectModelKind, modelDir, nodeFileReader, type ModelFileReader } from '../embeddings/model-files.js';
-import { fulltextIndexName } from '../graph/dialect.js';
+import { fulltextIndexName, namesIndexName } from '../graph/dialect.js';
 import { serverStatus } from '../graph/access/server-info.js';
 import { graphStats, type GraphStats, type IndexInfo } from '../graph/shape/stats.js';
 import type { LlmRole } from '../llm/clients.js';
@@ -165,7 +165,10 @@ export function createStatusReporter(deps: AppDeps, opts: StatusReporterOptions 
 
     const indexes = MODEL_REGISTRY.map((m) => {
       const name = resolveIndexName(config, graphName, m.name);
-      const vector = stats?.indexes.get(name);
+      // The texts' vector index, or the names' (src/graph/dialect.ts NAME_VECTOR) while it is the one not yet online.
+      const texts = stats?.indexes.get(name);
+      const names = stats?.indexes.get(namesIndexName(name));
+      const vector = texts && names && stateOf(texts) === 'online' && stateOf(names) !== 'online' ? names : texts;
       return {
         model: m.name,
         index_name: name,

@@ -72,15 +72,18 @@ async function sha256Hex(text: string): Promise<string> {
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-/** Marks the stored key of a batch whose name-only chunks hold their text in `nameText` ({@link storedBatchKey}). */
-const NAME_LAYOUT = 'names:nameText';
+/**
+ * Marks the stored key of a batch whose name-only chunks hold their text in `nameText` and their
+ * vector in `nameEmbedding` ({@link storedBatchKey}; `names:nameText` before names had a vector index of their own).
+ */
+const NAME_LAYOUT = 'names:nameText+nameEmbedding';
 
 /**
  * The key a batch's chunk nodes are stored under: `textKey` (the cache's), or for chunks that
  * carry filter values a SHA-256 over it and those values, so a changed value rewrites the
  * batch's nodes (vectors come from the cache) and an index without carried values keeps its keys.
  * A batch holding name-only chunks adds {@link NAME_LAYOUT}: such a batch written before names
- * had a field of their own (its names in `chunkText`) gets a new key, so the next build or sync
+ * had a field and a vector index of their own (its names in `chunkText`, or their vectors in the texts' index) gets a new key, so the next build or sync
  * rewrites it (vectors from the cache) and deletes the old nodes as stale; other batches keep theirs.
  */
 export async function storedBatchKey(textKey: string, chunks: readonly ChunkRef[]): Promise<string> {

@@ -231,6 +231,7 @@ export async function buildVectorIndex(deps: IndexBuildDeps, opts: BuildIndexOpt
       format: opts.format ?? DEFAULT_TEXT_FORMAT,
       discover: opts.discover ?? config.INDEX_DISCOVER,
       choice: withDefaults(config, opts.choice),
+      namesIndex: true,
     };
     const settings = now;
     const plan = await readTextPlan(driver, opts.graph, {

@@ -21,6 +21,11 @@ export interface IndexSettings {
   choice: TextChoice;
   /** Filter values the chunks carry and the vector index declares (./carry.ts); absent or null: none (5.26, or built before). */
   carry?: CarryPlan | null;
+  /**
+   * Name chunks' vectors are in `nameEmbedding`, in the names' vector index (src/graph/dialect.ts
+   * `NAME_VECTOR`); absent: built before, names in the texts' index until the next build.
+   */
+  namesIndex?: boolean;
 }
 
 /** An index's record. */

@@ -151,7 +151,7 @@ export async function syncIndexNodes(deps: IndexBuildDeps, opts: NodeSyncOptions
         });
       }
       lock.assertHeld();
-      report.chunksDeleted += await store.writeNodes(writes);
+      report.chunksDeleted += await store.writeNodes(writes, settings.namesIndex === true);
       report.chunksEmbedded += toEmbed.length;
       report.chunksWritten += toEmbed.length;
     };

@@ -31,7 +31,7 @@ import type { Config } from '../config.js';
 import type { EmbedderPool } from '../embeddings/embedders.js';
 import { assertGraph, type GraphStore } from '../graph/access/driver.js';
 import { DomainError } from '../errors.js';
-import { fulltextIndexName, missingIndexKind, searchQuery } from '../graph/dialect.js';
+import { fulltextIndexName, missingIndexKind, namesIndexName, searchQuery } from '../graph/dialect.js';
 import { indexStatements } from '../graph/dialect/index-statements.js';
 import { type CompiledFilter, compileFilter } from '../graph/filters/filter-cypher.js';
 import { type CarriedFields, splitFilter } from '../graph/filters/filter-index.js';
@@ -125,6 +125,8 @@ interface SearchPlan {
   index: string;
   /** The index's text plan: which properties make each node's `text`. */
   text: TextPlan;
+  /** Name chunks' vectors are in the names' index (src/graph/dialect.ts NAME_VECTOR): both vector indexes are asked. */
+  names: boolean;
   mode: RetrievalMode;
   /** Null for a query without a known token. */
   vector: readonly number[] | null;
@@ -232,7 +234,7 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
   const run = async (
     read: AutoRead,
     graph: string,
-    text: TextPlan,
+    { text, names: namesApart }: { text: TextPlan; names: boolean },
     mode: RetrievalMode,
     params: Record<string, unknown>,
     topK: number,
@@ -241,7 +243,7 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
     filter: AppliedFilter | null,
   ) => {
     const inIndex = filter?.inIndex ? { index: params.index as string, where: filter.inIndex.cypher } : undefined;
-    const records = await read(searchQuery(mode, neighbors > 0, filter?.post?.cypher, inIndex), {
+    const records = await read(searchQuery(mode, neighbors > 0, filter?.post?.cypher, inIndex, namesApart), {
       ...params,
       ...filter?.post?.params,
       ...filter?.inIndex?.params,
@@ -282,19 +284,30 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
    * without a word; hybrid falls back to the mode that has something to search with.
    */
   const searchIn = async (plan: SearchPlan, lists: Lists, filter: AppliedFilter | null): Promise<SourceNode[]> => {
-    const { read, graph, index, vector, q, topK, neighbors, text } = plan;
+    const { read, graph, index, vector, q, topK, neighbors } = plan;
     let { mode } = plan;
     const ftIndex = fulltextIndexName(index);
+    const namesIndex = namesIndexName(index);
     if (mode === 'hybrid' && !vector) mode = 'fulltext';
     if (mode === 'hybrid' && !q) mode = 'vector';
     if ((mode === 'vector' && !vector) || (mode === 'fulltext' && !q)) return [];
     try {
-      return await run(read, graph, text, mode, { index, ftIndex, vector, q, query: plan.query }, topK, neighbors, lists, filter);
+      return await run(
+        read,
+        graph,
+        plan,
+        mode,
+        { index, namesIndex, ftIndex, vector, q, query: plan.query },
+        topK,
+        neighbors,
+        lists,
+        filter,
+      );
     } catch (err) {
       // An index built before full-text search existed: search it by meaning until the next
       // build adds the full-text index, rather than failing every chat lookup.
       if (mode === 'hybrid' && missingIndexKind(err) === 'fulltext') {
-        return run(read, graph, text, 'vector', { index, vector, query: plan.query }, topK, neighbors, lists, filter);
+        return run(read, graph, plan, 'vector', { index, namesIndex, vector, query: plan.query }, topK, neighbors, lists, filter);
       }
       throw err;
     }
@@ -313,6 +326,7 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
       const carry = meta?.settings.carry && (await deps.graph.server().catch(() => null))?.vectorFilters ? meta.settings.carry : null;
       return {
         text: meta?.plan ?? ({ textProperty: prop, only: null, labels: [] } as TextPlan),
+        names: meta?.settings.namesIndex === true,
         // Built once per plan read, not per search.
         carried: carry ? { carry, fields: carriedFields(carry) } : null,
       };
@@ -378,13 +392,13 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
       // Hybrid with only one of its two lists is that list's mode, with that mode's over-fetch.
       if (effective === 'hybrid' && !vector) effective = 'fulltext';
       if (effective === 'hybrid' && !q) effective = 'vector';
-      const { text, carried } = await plans.get(JSON.stringify([graph, index, metaWrites(graph, index)]));
+      const { text, names, carried } = await plans.get(JSON.stringify([graph, index, metaWrites(graph, index)]));
       const applied = filter && appliedFilter(filter, carried, labels, where);
       if (applied) onFilterPath?.(filterPath(applied));
       // Auto-commit reads (src/graph/access/auto-read.ts): one round trip per query.
       try {
         return await withAutoRead(deps.graph, graph, (read) => {
-          const plan: SearchPlan = { read, graph, index, text, mode: effective, vector, q, topK, neighbors, query };
+          const plan: SearchPlan = { read, graph, index, text, names, mode: effective, vector, q, topK, neighbors, query };
           return applied ? searchFiltered(plan, applied) : searchIn(plan, firstLists(effective, topK), null);
         });
       } catch (err) {

@@ -8,10 +8,12 @@
  */
 import { readdir } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chunkLabel, fulltextIndexName, quoteName } from '../../src/graph/dialect.js';
+import { chunkLabel, fulltextIndexName, namesIndexName, quoteName } from '../../src/graph/dialect.js';
+import { toList } from '../../src/graph/access/index-writer.js';
 import { cacheDir } from '../../src/vector-index/csv-cache.js';
 import { buildVectorIndex } from '../../src/vector-index/index-build.js';
 import { syncIndexNodes } from '../../src/vector-index/node-sync.js';
+import { readIndexMeta, writeIndexMeta } from '../../src/vector-index/index-meta.js';
 import { dropSearchIndex } from '../../src/graph/access/index-writer.js';
 import { createTestApp } from '../helpers/deps.js';
 
@@ -149,7 +151,7 @@ describe('name-only nodes beside text', () => {
   });
 });
 
-describe('names in a field of their own', () => {
+describe('names in a field and a vector index of their own', () => {
   it('stores a name alone in nameText and a text in chunkText, both in the full-text index', async () => {
     const all = await chunks();
     expect(all.filter((c) => c.name !== null).map((c) => c.name)).toEqual(METABOLITES.map((m) => `${m} (${METABOLITE})`).sort());
@@ -158,6 +160,37 @@ describe('names in a field of their own', () => {
     expect(texts).toHaveLength(PATHWAYS.length);
     expect(texts.every((c) => (c.text as string).includes('\n') && c.name === null)).toBe(true);
     expect(await fulltextFields(fulltextIndexName(index))).toEqual(['chunkText', 'nameText']);
+  });
+
+  it("keeps a name's vector in the names' vector index: each index gives its own k nearest, and search asks both", async () => {
+    const label = quoteName(chunkLabel(index));
+    const layout = () =>
+      q(
+        `MATCH (c:${label}) RETURN c.nameText IS NOT NULL AS name, c.embedding IS NOT NULL AS text, c.nameEmbedding IS NOT NULL AS nameVector`,
+      );
+    const apart = (rows: Record<string, unknown>[]) => rows.every((c) => c.name === c.nameVector && c.name !== c.text);
+    expect(apart(await layout())).toBe(true);
+    // A query nearest the names: the texts' index still gives k texts (in one index the names took their places, issue 37).
+    const [vector] = await (await deps.embedders.get(MODEL)).embed([METABOLITES.map((m) => `${m} (${METABOLITE})`).join(' ')]);
+    const nearest = async (name: string) =>
+      (
+        await q('CALL db.index.vector.queryNodes($name, 3, $vector) YIELD node RETURN node.nameText IS NOT NULL AS name', {
+          name,
+          vector: toList(vector!),
+        })
+      ).map((r) => r.name);
+    expect(await nearest(index)).toEqual([false, false, false]);
+    expect(await nearest(namesIndexName(index))).toEqual([true, true, true]);
+    // Vector search finds a name by its own vector (its chunk's text: the generated model knows no meaning).
+    expect((await search(`Squalene (${METABOLITE})`, 'vector'))[0]).toMatchObject({ displayName: 'Squalene', labels: [METABOLITE] });
+    // The sync writes a new name's vector where the build did.
+    const sync = () => syncIndexNodes(deps, { graph: 'neo4j', model: MODEL, indexName: index });
+    await q(`CREATE (:${quoteName(METABOLITE)} {displayName: 'Lanosterol'})`);
+    expect(await sync()).toMatchObject({ nodesChanged: 1, chunksEmbedded: 1 });
+    expect(apart(await layout())).toBe(true);
+    expect((await search(`Lanosterol (${METABOLITE})`, 'vector'))[0]).toMatchObject({ displayName: 'Lanosterol' });
+    await q(`MATCH (n:${quoteName(METABOLITE)} {displayName: 'Lanosterol'}) DELETE n`);
+    expect(await sync()).toMatchObject({ nodesDeleted: 1, chunksDeleted: 1 });
   });
 
   it("leaves the texts' BM25 statistics as they are without the names", async () => {
@@ -179,6 +212,12 @@ describe('names in a field of their own', () => {
     expect(rest).toEqual([]);
     const label = quoteName(chunkLabel(index));
     await q(`MATCH (c:${label}) SET c.batch = $textKey, c.chunkText = coalesce(c.chunkText, c.nameText) REMOVE c.nameText`, { textKey });
+    // Every vector in the one vector index, and a record that says so (no `namesIndex`).
+    await q(`MATCH (c:${label}) WHERE c.nameEmbedding IS NOT NULL SET c.embedding = c.nameEmbedding REMOVE c.nameEmbedding`);
+    await q(`DROP INDEX ${quoteName(namesIndexName(index))}`);
+    const meta = (await readIndexMeta(driver, 'neo4j', index))!;
+    const { namesIndex: _, ...before } = meta.settings;
+    await writeIndexMeta(driver, 'neo4j', index, meta.plan, before);
     const ft = quoteName(fulltextIndexName(index));
     await q(`DROP INDEX ${ft}`);
     await q(`CREATE FULLTEXT INDEX ${ft} FOR (c:${label}) ON EACH [c.chunkText]`);
@@ -190,6 +229,9 @@ describe('names in a field of their own', () => {
     expect(await sync()).toMatchObject({ nodesChanged: 1, chunksEmbedded: 1 });
     expect((await chunks()).find((c) => (c.text ?? c.name) === `Lanosterol (${METABOLITE})`)).toMatchObject({ name: null });
     expect((await search('Lanosterol', 'fulltext'))[0]).toMatchObject({ displayName: 'Lanosterol' });
+    // ... and its vector in the one vector index, which search asks alone until a build.
+    expect((await search(`Lanosterol (${METABOLITE})`, 'vector'))[0]).toMatchObject({ displayName: 'Lanosterol' });
+    expect((await search(`Squalene (${METABOLITE})`, 'vector'))[0]).toMatchObject({ displayName: 'Squalene' });
     await q(`MATCH (n:${quoteName(METABOLITE)} {displayName: 'Lanosterol'}) DELETE n`);
     expect(await sync()).toMatchObject({ nodesDeleted: 1, chunksDeleted: 1 });
 
@@ -206,6 +248,12 @@ describe('names in a field of their own', () => {
     expect(all.filter((c) => c.name !== null)).toHaveLength(METABOLITES.length);
     expect(all.every((c) => c.batch !== textKey)).toBe(true);
     expect(await fulltextFields(fulltextIndexName(index))).toEqual(['chunkText', 'nameText']);
+    // Names' vectors moved to the names' index (created by the build), from the cache.
+    const moved = await q(
+      `MATCH (c:${label}) WHERE c.nameText IS NOT NULL RETURN c.embedding IS NULL AND c.nameEmbedding IS NOT NULL AS apart`,
+    );
+    expect(moved.map((r) => r.apart)).toEqual(METABOLITES.map(() => true));
+    expect((await search(`Squalene (${METABOLITE})`, 'vector'))[0]).toMatchObject({ displayName: 'Squalene' });
     // Created after the rewrite, the index counts no deleted name in the texts' statistics.
     for (const query of ['cholesterol pathway', 'urea liver enzymes']) {
       const alone = await bm25(fulltextIndexName(`${index}_text`), query);

@@ -40,7 +40,7 @@ export interface ChurnRun {
 const REVISED = 'This pathway description was revised by its curators. ';
 
 /**
- * Drops the vector and full-text indexes of `index` and creates them again as its build does
+ * Drops the vector (texts' and names') and full-text indexes of `index` and creates them again as its build does
  * (the index writer, with the build's settings and filter properties), then waits until both
  * are online: the same chunk nodes, freshly indexed.
  */
@@ -49,7 +49,7 @@ async function recreateIndexes(deps: IndexBuildDeps, database: string, index: st
   const { driver } = deps.graph;
   const { config } = deps;
   const s = indexStatements(index);
-  for (const ddl of [s.dropVectorIndex, s.dropFulltextIndex]) await driver.executeQuery(ddl, {}, { database });
+  for (const ddl of [s.dropVectorIndex, s.dropNamesIndex, s.dropFulltextIndex]) await driver.executeQuery(ddl, {}, { database });
   const meta = await readIndexMeta(driver, database, index);
   const writer = createIndexWriter({
     driver,

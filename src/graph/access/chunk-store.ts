@@ -7,7 +7,7 @@
  * indexed node, and a scan of the text nodes against a set of the indexed ids (new nodes).
  */
 import neo4j, { type Driver } from 'neo4j-driver';
-import { chunkLabel, fulltextIndexName, hasText, nodeIndexName, nodeSig, notIndexNode, quoteName } from '../dialect.js';
+import { NAME_VECTOR, chunkLabel, fulltextIndexName, hasText, nodeIndexName, nodeSig, notIndexNode, quoteName } from '../dialect.js';
 import { AWAIT_INDEX, FULLTEXT_INDEX_STATE, indexStatements } from '../dialect/index-statements.js';
 import { streamRecords } from './text-nodes.js';
 
@@ -62,8 +62,11 @@ export interface ChunkStore {
   changes(params: Record<string, unknown>): AsyncGenerator<ChangedNode>;
   /** The stored chunks of these source nodes. */
   chunksOf(nodeIds: readonly string[]): Promise<Map<string, StoredChunk[]>>;
-  /** Replaces the chunks of these nodes in one transaction; returns the chunk nodes deleted. */
-  writeNodes(writes: readonly NodeWrite[]): Promise<number>;
+  /**
+   * Replaces the chunks of these nodes in one transaction; returns the chunk nodes deleted.
+   * `namesIndex`: the index keeps name chunks' vectors apart (`NAME_VECTOR`, as its build recorded).
+   */
+  writeNodes(writes: readonly NodeWrite[], namesIndex: boolean): Promise<number>;
   /** Deletes every chunk of these source nodes; returns how many. */
   deleteNodes(nodeIds: readonly string[]): Promise<number>;
   /**
@@ -138,7 +141,7 @@ RETURN id, elementId(c) AS chunkId, c.chunk AS chunk, coalesce(c.chunkText, c.na
       }
       return out;
     },
-    async writeNodes(writes) {
+    async writeNodes(writes, namesIndex) {
       // Per node: its other chunk nodes deleted, kept ones updated in place (their vectors and
       // index entries untouched), new ones created with their vectors.
       const { summary } = await run(
@@ -162,9 +165,12 @@ CALL (w) {
   CREATE (c:${label} {nodeId: w.nodeId, batch: 'sync'})
   SET c += row.props
   WITH c, row
-  CALL db.create.setNodeVectorProperty(c, 'embedding', row.vector)
+  CALL db.create.setNodeVectorProperty(c, CASE WHEN $namesIndex AND c.nameText IS NOT NULL THEN '${NAME_VECTOR}' ELSE 'embedding' END, row.vector)
 }`,
-        { writes: writes.map((w) => ({ nodeId: w.nodeId, kept: w.kept, rows: w.rows, markers: w.marker ? [w.marker] : [] })) },
+        {
+          writes: writes.map((w) => ({ nodeId: w.nodeId, kept: w.kept, rows: w.rows, markers: w.marker ? [w.marker] : [] })),
+          namesIndex,
+        },
       );
       return summary.counters.updates().nodesDeleted;
     },

@@ -13,7 +13,7 @@
  */
 import neo4j, { type Driver, type Record as Neo4jRecord } from 'neo4j-driver';
 import { DomainError } from '../../errors.js';
-import { FULLTEXT_FIELDS, batchIndexName, fulltextIndexName } from '../dialect.js';
+import { FULLTEXT_FIELDS, NAME_VECTOR, batchIndexName, fulltextIndexName, namesIndexName } from '../dialect.js';
 import {
   AWAIT_INDEX,
   DELETE_INDEX_META,
@@ -58,7 +58,7 @@ export interface IndexWriterOptions {
 /** Writes of one index. */
 export interface IndexWriter {
   /**
-   * Creates the `batch` lookup index, the vector index (re-creating it when it has other
+   * Creates the `batch` lookup index, the vector indexes of texts and of names (re-creating one when it has other
    * dimensions, HNSW settings or filter properties) and the full-text index (re-creating it when it has another
    * analyzer, or at the end of the writes when it has other fields), and waits for them to be online (immediate for new, empty indexes).
    */
@@ -73,7 +73,7 @@ export interface IndexWriter {
    * exactly that many (the count store: no scan), none can be stale and nothing is scanned.
    */
   deleteStale(keys: readonly string[], total?: number): Promise<number>;
-  /** Polls until the vector and full-text indexes are ONLINE, reporting population (the lower of the two). */
+  /** Polls until the vector indexes (texts' and names') and the full-text index are ONLINE, reporting population (the lowest). */
   awaitOnline(onPercent?: (percent: number) => void, timeoutMs?: number): Promise<void>;
 }
 
@@ -88,12 +88,12 @@ async function autoCommit(driver: Driver, database: string, cypher: string, para
   }
 }
 
-/** Removes index `indexName` entirely: its chunk nodes, its meta node and its three schema indexes. */
+/** Removes index `indexName` entirely: its chunk nodes, its meta node and its five schema indexes. */
 export async function dropSearchIndex(driver: Driver, database: string, indexName: string): Promise<void> {
   const q = indexStatements(indexName);
   await autoCommit(driver, database, q.deleteAll);
   await driver.executeQuery(DELETE_INDEX_META, { index: indexName }, { database });
-  for (const ddl of [q.dropVectorIndex, q.dropFulltextIndex, q.dropBatchIndex, q.dropNodeIndex])
+  for (const ddl of [q.dropVectorIndex, q.dropNamesIndex, q.dropFulltextIndex, q.dropBatchIndex, q.dropNodeIndex])
     await driver.executeQuery(ddl, {}, { database });
 }
 
@@ -139,7 +139,7 @@ export function createIndexWriter(opts: IndexWriterOptions): IndexWriter {
   // SHOW VECTOR INDEXES lists the vector property, then the filter properties.
   const wanted = JSON.stringify([...fields].sort());
   const sameFields = (declared: unknown) =>
-    JSON.stringify(((declared as string[] | null) ?? []).filter((p) => p !== 'embedding').sort()) === wanted;
+    JSON.stringify(((declared as string[] | null) ?? []).filter((p) => p !== 'embedding' && p !== NAME_VECTOR).sort()) === wanted;
   const q: IndexStatements = indexStatements(indexName);
   const run = (cypher: string, params: Record<string, unknown> = {}) => driver.executeQuery(cypher, params, { database });
 
@@ -152,10 +152,10 @@ export function createIndexWriter(opts: IndexWriterOptions): IndexWriter {
       : null;
   };
   // An index with other settings is re-created (its chunks are rewritten anyway when the model changed).
-  const indexState = () =>
+  const indexState = (name = indexName) =>
     stateOf(
       VECTOR_INDEX_STATE,
-      indexName,
+      name,
       (r) =>
         Number(r.get('dims')) === dimensions &&
         Number(r.get('m')) === hnswM &&
@@ -186,11 +186,15 @@ export function createIndexWriter(opts: IndexWriterOptions): IndexWriter {
       await run(AWAIT_INDEX, { name: batchIndexName(indexName), seconds: neo4j.int(300) });
       // The sync's per-node reads; populated in the background over an earlier build's chunks.
       await run(q.createNodeIndex);
-      const existing = await indexState();
-      if (existing && !existing.same) await run(q.dropVectorIndex);
-      if (!existing?.same) {
-        const ddl = fields.length ? q.createFilteredVectorIndex(fields) : q.createVectorIndex;
-        await run(ddl, { dims: neo4j.int(dimensions), m: neo4j.int(hnswM), ef: neo4j.int(efConstruction) });
+      const settings = { dims: neo4j.int(dimensions), m: neo4j.int(hnswM), ef: neo4j.int(efConstruction) };
+      // The texts' index, then the names' (an index built before names had one gets it here; its batches holding names are rewritten).
+      for (const [name, drop, create] of [
+        [indexName, q.dropVectorIndex, fields.length ? q.createFilteredVectorIndex(fields) : q.createVectorIndex],
+        [namesIndexName(indexName), q.dropNamesIndex, fields.length ? q.createFilteredNamesIndex(fields) : q.createNamesIndex],
+      ] as const) {
+        const existing = await indexState(name);
+        if (existing && !existing.same) await run(drop);
+        if (!existing?.same) await run(create, settings);
       }
       const fulltext = await fulltextState();
       const later = Boolean(fulltext && !fulltext.fields);
@@ -207,7 +211,7 @@ export function createIndexWriter(opts: IndexWriterOptions): IndexWriter {
       return Number(records[0]?.get('n') ?? 0) === size;
     },
     async writeBatch(key, chunks, vectors) {
-      await run(chunks.some((c) => c.carry) ? q.writeCarriedBatch : q.writeBatch, { key, rows: toRows(chunks, vectors) });
+      await run(chunks.some((c) => c.carry) ? q.writeCarriedBatch : q.writeBatch, { key, rows: toRows(chunks, vectors), namesApart: true });
     },
     async deleteStale(keys, total) {
       if (total !== undefined && Number((await run(q.countChunks)).records[0]?.get('n')) === total) return 0;
@@ -218,7 +222,7 @@ export function createIndexWriter(opts: IndexWriterOptions): IndexWriter {
       fulltextAfterWrites = false;
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        const states = await Promise.all([indexState(), fulltextState()]);
+        const states = await Promise.all([indexState(), indexState(namesIndexName(indexName)), fulltextState()]);
         if (states.every((s) => s?.state === 'ONLINE')) return onPercent?.(100);
         if (states.some((s) => s?.state === 'FAILED')) {
           throw new DomainError('failed', 'index-failed', `vector index "${indexName}" failed to populate`);

@@ -6,9 +6,11 @@
 import {
   FULLTEXT_FIELDS,
   INDEX_LABEL_PREFIX,
+  NAME_VECTOR,
   batchIndexName,
   chunkLabel,
   fulltextIndexName,
+  namesIndexName,
   nodeIndexName,
   quoteName,
 } from '../dialect.js';
@@ -25,7 +27,8 @@ export interface IndexStatements {
   countChunks: string;
   /**
    * Replaces one batch in one transaction: deletes its chunk nodes, then creates one node per
-   * row of `$rows` ({nodeId, chunk, text, name, vector}: `text` or `name` null) storing the vector as a float32 list.
+   * row of `$rows` ({nodeId, chunk, text, name, vector}: `text` or `name` null) storing the
+   * vector as a float32 list, a name's in {@link NAME_VECTOR} when `$namesApart`.
    */
   writeBatch: string;
   /** {@link writeBatch} for an index whose chunks carry filter values: each row's `carry` map is set on its node. */
@@ -41,6 +44,12 @@ export interface IndexStatements {
   createFilteredVectorIndex(fields: readonly string[]): string;
   /** Drops the vector index (before re-creating it with other dimensions). */
   dropVectorIndex: string;
+  /** {@link createVectorIndex} for the names' index on {@link NAME_VECTOR} (`<name>__names`). */
+  createNamesIndex: string;
+  /** {@link createFilteredVectorIndex} for the names' index. */
+  createFilteredNamesIndex(fields: readonly string[]): string;
+  /** Drops the names' vector index. */
+  dropNamesIndex: string;
   /** Creates the full-text index on {@link FULLTEXT_FIELDS} with analyzer `$analyzer` (IF NOT EXISTS). */
   createFulltextIndex: string;
   /** Drops the full-text index (before re-creating it with another analyzer). */
@@ -63,30 +72,33 @@ FOREACH (o IN olds | DELETE o)
 WITH 1 AS one
 UNWIND $rows AS row
 CREATE (c:${label} {nodeId: row.nodeId, chunk: row.chunk, batch: $key, chunkText: row.text, nameText: row.name, sig: row.sig})`;
-  const vectorIndex = (withFields: string) => `
-CREATE VECTOR INDEX ${quoteName(indexName)} IF NOT EXISTS
-FOR (c:${label}) ON (c.embedding)${withFields}
+  const setVector = `
+WITH c, row
+CALL db.create.setNodeVectorProperty(c, CASE WHEN $namesApart AND row.name IS NOT NULL THEN '${NAME_VECTOR}' ELSE 'embedding' END, row.vector)`;
+  const vectorIndex = (withFields: string, name = indexName, prop = 'embedding') => `
+CREATE VECTOR INDEX ${quoteName(name)} IF NOT EXISTS
+FOR (c:${label}) ON (c.${prop})${withFields}
 OPTIONS {indexConfig: {
   \`vector.dimensions\`: $dims, \`vector.similarity_function\`: 'cosine',
   \`vector.hnsw.m\`: $m, \`vector.hnsw.ef_construction\`: $ef}}`;
+  const withFields = (fields: readonly string[]) => ` WITH [${fields.map((f) => `c.${quoteName(f)}`).join(', ')}]`;
   return {
     createBatchIndex: `CREATE INDEX ${quoteName(batchIndexName(indexName))} IF NOT EXISTS FOR (c:${label}) ON (c.batch)`,
     createNodeIndex: `CREATE INDEX ${quoteName(nodeIndexName(indexName))} IF NOT EXISTS FOR (c:${label}) ON (c.nodeId)`,
     countBatch: `MATCH (c:${label} {batch: $key}) RETURN count(c) AS n`,
     countChunks: `MATCH (c:${label}) RETURN count(c) AS n`,
-    writeBatch: `${writeBatch}
-WITH c, row
-CALL db.create.setNodeVectorProperty(c, 'embedding', row.vector)`,
+    writeBatch: `${writeBatch}${setVector}`,
     writeCarriedBatch: `${writeBatch}
-SET c += row.carry
-WITH c, row
-CALL db.create.setNodeVectorProperty(c, 'embedding', row.vector)`,
+SET c += row.carry${setVector}`,
     deleteStale: `
 MATCH (c:${label}) WHERE NOT c.batch IN $keys
 CALL (c) { DELETE c } IN TRANSACTIONS OF 10000 ROWS`,
     createVectorIndex: vectorIndex(''),
-    createFilteredVectorIndex: (fields) => `CYPHER 25${vectorIndex(` WITH [${fields.map((f) => `c.${quoteName(f)}`).join(', ')}]`)}`,
+    createFilteredVectorIndex: (fields) => `CYPHER 25${vectorIndex(withFields(fields))}`,
     dropVectorIndex: `DROP INDEX ${quoteName(indexName)} IF EXISTS`,
+    createNamesIndex: vectorIndex('', namesIndexName(indexName), NAME_VECTOR),
+    createFilteredNamesIndex: (fields) => `CYPHER 25${vectorIndex(withFields(fields), namesIndexName(indexName), NAME_VECTOR)}`,
+    dropNamesIndex: `DROP INDEX ${quoteName(namesIndexName(indexName))} IF EXISTS`,
     createFulltextIndex: `
 CREATE FULLTEXT INDEX ${quoteName(fulltextIndexName(indexName))} IF NOT EXISTS
 FOR (c:${label}) ON EACH [${FULLTEXT_FIELDS.map((f) => `c.${f}`).join(', ')}]
