@@ -618,17 +618,38 @@ async function syncBench() {
 // ---------------------------------------------------------------------------------------------
 
 let interrupted = false;
-const onSignal = (signal: string) => {
+let synthetic = false;
+let failed = false;
+let cleaning: Promise<void> | undefined;
+/** Removes the synthetic graph, its index, cache and sync state (once, from the end of the run or from a signal). */
+const cleanUp = () =>
+  (cleaning ??= (async () => {
+    if (!synthetic || (values.keep && !values.cleanup)) return;
+    const t = performance.now();
+    try {
+      await removeSynthetic();
+      console.log(`\nsynthetic graph, its index, CSV cache and sync state removed in ${s1(performance.now() - t)} (--keep keeps them)`);
+      if (values.sync || values.cleanup) await printStore('after removal');
+    } catch (err) {
+      failed = true;
+      console.error('clean-up failed; run `npm run bench:index -- --cleanup`', err);
+    }
+  })());
+/**
+ * Stops the run and cleans up from here: the run's own `finally` may never come, since a query
+ * awaited on the closed driver can stay pending (a SIGINT once left the bench idle, nothing removed).
+ */
+const onSignal = async (signal: string) => {
   if (interrupted) process.exit(130);
   interrupted = true;
   console.error(`\n${signal}: stopping; the bench graph and index are removed next (a second signal exits at once)`);
-  void graph.close();
+  await graph.close().catch(() => undefined);
+  await cleanUp();
+  process.exit(130);
 };
-process.on('SIGINT', () => onSignal('SIGINT'));
-process.on('SIGTERM', () => onSignal('SIGTERM'));
+process.on('SIGINT', () => void onSignal('SIGINT'));
+process.on('SIGTERM', () => void onSignal('SIGTERM'));
 
-let synthetic = false;
-let failed = false;
 try {
   console.log(`machine: ${await describeMachine(graph.driver, db)}`);
   console.log(`model:   ${models.description}`);
@@ -674,17 +695,7 @@ try {
   failed = true;
   console.error(interrupted ? 'interrupted' : err);
 } finally {
-  if (synthetic && (!values.keep || values.cleanup)) {
-    const t = performance.now();
-    try {
-      await removeSynthetic();
-      console.log(`\nsynthetic graph, its index, CSV cache and sync state removed in ${s1(performance.now() - t)} (--keep keeps them)`);
-      if (values.sync || values.cleanup) await printStore('after removal');
-    } catch (err) {
-      failed = true;
-      console.error('clean-up failed; run `npm run bench:index -- --cleanup`', err);
-    }
-  }
+  await cleanUp();
   await Promise.allSettled([graph.close(), kv.close(), embedders.close()]);
   if (failed || interrupted) process.exitCode = 1;
 }
