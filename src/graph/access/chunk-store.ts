@@ -4,7 +4,8 @@
  * check runs inside the database: each indexed node's values are compared with what its chunk
  * 0 records ({@link nodeSig}), so no text crosses the wire and nothing is tokenised for a node
  * that did not change. Its cost: a scan of the chunk label with one seek by element id per
- * indexed node, and a scan of the text nodes against a set of the indexed ids (new nodes).
+ * indexed node, and a scan of the text nodes with one seek in the `nodeId` index each (new
+ * nodes); its memory does not grow with the graph.
  */
 import neo4j, { type Driver } from 'neo4j-driver';
 import { NAME_VECTOR, chunkLabel, fulltextIndexName, hasText, nodeIndexName, nodeSig, notIndexNode, quoteName } from '../dialect.js';
@@ -109,12 +110,15 @@ WITH c, n, n IS NOT NULL AND ${hasText('n')} AND ${notIndexNode('n')} AS present
 RETURN c.nodeId AS nodeId, CASE WHEN present THEN id(n) END AS seq`,
         params,
       );
-      // New nodes: the text nodes whose id is not among the chunks' (a hash set, no seek per node);
-      // with labels chosen (`$only`), a scan of those labels instead of every node of the database.
+      // New nodes: the text nodes with no chunk, one seek in the `nodeId` range index each; with
+      // labels chosen (`$only`), a scan of those labels instead of every node of the database.
+      // Not a set of every indexed id collected first: that list grows with the graph and, at
+      // 3 × 10^6 nodes, went past the server's per-transaction memory limit
+      // (`db.memory.transaction.max`), failing every pass (docs/benchmarks.md).
       const only = Array.isArray(params.only) && params.only.length ? (params.only as string[]) : null;
       yield* stream(
-        `MATCH (c:${label}) WHERE c.chunk = 0 WITH collect(c.nodeId) AS ids
-MATCH (n${only ? `:${only.map(quoteName).join('|')}` : ''}) WHERE ${hasText('n')} AND ${notIndexNode('n')} AND NOT elementId(n) IN ids
+        `MATCH (n${only ? `:${only.map(quoteName).join('|')}` : ''}) WHERE ${hasText('n')} AND ${notIndexNode('n')}
+  AND NOT EXISTS { MATCH (c:${label} {nodeId: elementId(n)}) WHERE c.chunk = 0 }
 RETURN elementId(n) AS nodeId, id(n) AS seq`,
         params,
       );
