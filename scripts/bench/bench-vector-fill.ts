@@ -243,7 +243,7 @@ async function writeAll(index: string, all: Float32Array) {
         const vector = toList(all.subarray(i * DIMS, (i + 1) * DIMS));
         rows.push({ nodeId: `4:bench-fill:${i}`, chunk: neo4j.int(i), text: null, name: null, sig: null, vector });
       }
-      await run(q.writeBatch, { key: `b${b}`, rows, namesApart: false });
+      await run(q.writeBatch, { key: `b${b}`, rows, namesIndex: false });
       written += rows.length;
       if (Math.floor(written / 100_000) > Math.floor(last.n / 100_000)) {
         const now = performance.now();

@@ -65,6 +65,14 @@ export function nodeIndexName(indexName: string): string {
  */
 export const NAME_VECTOR = 'nameEmbedding';
 
+/**
+ * Cypher: the vector property of chunk `c` as its index keeps it: {@link NAME_VECTOR} for a name
+ * chunk (`nameText` set) where `$namesIndex` (the build recorded a names' index), else `embedding`.
+ * The build's batch writes and the sync's node writes both store vectors by it.
+ */
+export const vectorPropertyOf = (c: string) =>
+  `CASE WHEN $namesIndex AND ${c}.nameText IS NOT NULL THEN '${NAME_VECTOR}' ELSE 'embedding' END`;
+
 /** Name of the vector index on the name chunks' {@link NAME_VECTOR}. */
 export function namesIndexName(indexName: string): string {
   return `${indexName}__names`;

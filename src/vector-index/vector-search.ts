@@ -234,7 +234,7 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
   const run = async (
     read: AutoRead,
     graph: string,
-    { text, names: namesApart }: { text: TextPlan; names: boolean },
+    { text, names: namesIndex }: { text: TextPlan; names: boolean },
     mode: RetrievalMode,
     params: Record<string, unknown>,
     topK: number,
@@ -243,7 +243,7 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
     filter: AppliedFilter | null,
   ) => {
     const inIndex = filter?.inIndex ? { index: params.index as string, where: filter.inIndex.cypher } : undefined;
-    const records = await read(searchQuery(mode, neighbors > 0, filter?.post?.cypher, inIndex, namesApart), {
+    const records = await read(searchQuery(mode, neighbors > 0, filter?.post?.cypher, inIndex, namesIndex), {
       ...params,
       ...filter?.post?.params,
       ...filter?.inIndex?.params,

@@ -8,7 +8,7 @@
  * nodes); its memory does not grow with the graph.
  */
 import neo4j, { type Driver } from 'neo4j-driver';
-import { NAME_VECTOR, chunkLabel, fulltextIndexName, hasText, nodeIndexName, nodeSig, notIndexNode, quoteName } from '../dialect.js';
+import { chunkLabel, fulltextIndexName, hasText, nodeIndexName, nodeSig, notIndexNode, quoteName, vectorPropertyOf } from '../dialect.js';
 import { AWAIT_INDEX, FULLTEXT_INDEX_STATE, indexStatements } from '../dialect/index-statements.js';
 import { streamRecords } from './text-nodes.js';
 
@@ -65,7 +65,7 @@ export interface ChunkStore {
   chunksOf(nodeIds: readonly string[]): Promise<Map<string, StoredChunk[]>>;
   /**
    * Replaces the chunks of these nodes in one transaction; returns the chunk nodes deleted.
-   * `namesIndex`: the index keeps name chunks' vectors apart (`NAME_VECTOR`, as its build recorded).
+   * `namesIndex`: the index keeps name chunks' vectors apart (`vectorPropertyOf` in ../dialect.ts, as its build recorded).
    */
   writeNodes(writes: readonly NodeWrite[], namesIndex: boolean): Promise<number>;
   /** Deletes every chunk of these source nodes; returns how many. */
@@ -169,7 +169,7 @@ CALL (w) {
   CREATE (c:${label} {nodeId: w.nodeId, batch: 'sync'})
   SET c += row.props
   WITH c, row
-  CALL db.create.setNodeVectorProperty(c, CASE WHEN $namesIndex AND c.nameText IS NOT NULL THEN '${NAME_VECTOR}' ELSE 'embedding' END, row.vector)
+  CALL db.create.setNodeVectorProperty(c, ${vectorPropertyOf('c')}, row.vector)
 }`,
         {
           writes: writes.map((w) => ({ nodeId: w.nodeId, kept: w.kept, rows: w.rows, markers: w.marker ? [w.marker] : [] })),

@@ -211,7 +211,7 @@ export function createIndexWriter(opts: IndexWriterOptions): IndexWriter {
       return Number(records[0]?.get('n') ?? 0) === size;
     },
     async writeBatch(key, chunks, vectors) {
-      await run(chunks.some((c) => c.carry) ? q.writeCarriedBatch : q.writeBatch, { key, rows: toRows(chunks, vectors), namesApart: true });
+      await run(chunks.some((c) => c.carry) ? q.writeCarriedBatch : q.writeBatch, { key, rows: toRows(chunks, vectors), namesIndex: true });
     },
     async deleteStale(keys, total) {
       if (total !== undefined && Number((await run(q.countChunks)).records[0]?.get('n')) === total) return 0;

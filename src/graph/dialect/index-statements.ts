@@ -13,6 +13,7 @@ import {
   namesIndexName,
   nodeIndexName,
   quoteName,
+  vectorPropertyOf,
 } from '../dialect.js';
 
 /** DDL and writes of one index, parameterised by its name. */
@@ -28,7 +29,7 @@ export interface IndexStatements {
   /**
    * Replaces one batch in one transaction: deletes its chunk nodes, then creates one node per
    * row of `$rows` ({nodeId, chunk, text, name, vector}: `text` or `name` null) storing the
-   * vector as a float32 list, a name's in {@link NAME_VECTOR} when `$namesApart`.
+   * vector as a float32 list, a name's in {@link NAME_VECTOR} when `$namesIndex` ({@link vectorPropertyOf}).
    */
   writeBatch: string;
   /** {@link writeBatch} for an index whose chunks carry filter values: each row's `carry` map is set on its node. */
@@ -74,7 +75,7 @@ UNWIND $rows AS row
 CREATE (c:${label} {nodeId: row.nodeId, chunk: row.chunk, batch: $key, chunkText: row.text, nameText: row.name, sig: row.sig})`;
   const setVector = `
 WITH c, row
-CALL db.create.setNodeVectorProperty(c, CASE WHEN $namesApart AND row.name IS NOT NULL THEN '${NAME_VECTOR}' ELSE 'embedding' END, row.vector)`;
+CALL db.create.setNodeVectorProperty(c, ${vectorPropertyOf('c')}, row.vector)`;
   const vectorIndex = (withFields: string, name = indexName, prop = 'embedding') => `
 CREATE VECTOR INDEX ${quoteName(name)} IF NOT EXISTS
 FOR (c:${label}) ON (c.${prop})${withFields}
