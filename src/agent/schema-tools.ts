@@ -2,10 +2,12 @@
  * The agent's six schema tools: the graph overview (the skeleton), node labels, relationship
  * types, a label's properties, the patterns a relationship type connects, and sample nodes.
  * They let the model learn the graph's shape before it writes Cypher. Index data is hidden by
- * the introspection functions they call.
+ * the introspection functions they call. Names are data: lines write them as Cypher does,
+ * quoted where they must be, and JSON escapes their invisible characters (src/lib/shown-name.ts).
  */
 import { z } from 'zod';
 import { isIndexLabel } from '../graph/dialect.js';
+import { shownJson, shownName } from '../lib/shown-name.js';
 import {
   formatPattern,
   graphCounts,
@@ -29,7 +31,7 @@ async function requireLabel(ctx: ToolContext, label: string): Promise<number> {
   if (hit) return hit.count;
   if (isIndexLabel(label)) throw new ToolError(`"${label}" holds vector index data; it is not part of the graph`);
   const near = labels.filter((l) => l.label.toLowerCase().includes(label.toLowerCase().replace(/^:/, ''))).slice(0, 10);
-  const hint = near.length ? `did you mean ${near.map((l) => l.label).join(', ')}?` : 'call get_node_labels for the list';
+  const hint = near.length ? `did you mean ${near.map((l) => shownName(l.label)).join(', ')}?` : 'call get_node_labels for the list';
   throw new ToolError(`no label "${label}" in graph "${ctx.database}" (labels are case-sensitive); ${hint}`);
 }
 
@@ -68,7 +70,7 @@ const nodeLabels = defineTool({
     const { labels } = await graphCounts(ctx.graph, ctx.database, { timeoutMs: ctx.limits.timeoutMs });
     const shown = labels.slice(0, LIST_CAP);
     const more = labels.length > shown.length ? `\n(${labels.length - shown.length} more labels not shown)` : '';
-    return { text: JSON.stringify(shown) + more, summary: `${labels.length} labels: ${shown.map((l) => l.label).join(', ')}` };
+    return { text: shownJson(shown) + more, summary: `${labels.length} labels: ${shown.map((l) => shownName(l.label)).join(', ')}` };
   },
 });
 
@@ -81,7 +83,8 @@ const edgeTypes = defineTool({
     const { types } = await graphCounts(ctx.graph, ctx.database, { timeoutMs: ctx.limits.timeoutMs });
     const shown = types.slice(0, LIST_CAP);
     const more = types.length > shown.length ? `\n(${types.length - shown.length} more types not shown)` : '';
-    return { text: JSON.stringify(shown) + more, summary: `${types.length} relationship types: ${shown.map((t) => t.type).join(', ')}` };
+    const names = shown.map((t) => shownName(t.type)).join(', ');
+    return { text: shownJson(shown) + more, summary: `${types.length} relationship types: ${names}` };
   },
 });
 
@@ -94,8 +97,9 @@ const labelProps = defineTool({
   async run({ label }, ctx) {
     const count = await requireLabel(ctx, label);
     const { sampled, properties } = await labelProperties(ctx.graph, ctx.database, label, { timeoutMs: ctx.limits.timeoutMs });
-    const text = JSON.stringify({ label, nodes: count, sampled, properties: propertyRows(properties) });
-    return { text, summary: `${label}: ${properties.length} properties (${properties.map((p) => p.name).join(', ')})` };
+    const text = shownJson({ label, nodes: count, sampled, properties: propertyRows(properties) });
+    const names = properties.map((p) => shownName(p.name)).join(', ');
+    return { text, summary: `${shownName(label)}: ${properties.length} properties (${names})` };
   },
 });
 
@@ -116,7 +120,7 @@ const patterns = defineTool({
         `no relationship type "${type}" in graph "${ctx.database}"; known types: ${
           types
             .slice(0, 30)
-            .map((t) => t.type)
+            .map((t) => shownName(t.type))
             .join(', ') || '(none)'
         }`,
       );
@@ -131,7 +135,7 @@ const patterns = defineTool({
     if (types.length > chosen.length && !type) text += `\n(${types.length - chosen.length} smaller types not shown; ask for one type)`;
     if (type) {
       const { properties } = await relationshipProperties(ctx.graph, ctx.database, type, opts);
-      text += `\nProperties of :${type}: ${properties.length ? JSON.stringify(propertyRows(properties)) : '(none)'}`;
+      text += `\nProperties of :${shownName(type)}: ${properties.length ? shownJson(propertyRows(properties)) : '(none)'}`;
     }
     return { text, summary: `${lines.length} patterns: ${lines.slice(0, 5).join('; ')}` };
   },
@@ -148,7 +152,7 @@ const samples = defineTool({
   async run({ label, limit }, ctx) {
     await requireLabel(ctx, label);
     const nodes = await sampleNodes(ctx.graph, ctx.database, label, limit ?? 3, { timeoutMs: ctx.limits.timeoutMs });
-    return { text: JSON.stringify(nodes), summary: `${nodes.length} ${label} nodes` };
+    return { text: shownJson(nodes), summary: `${nodes.length} ${shownName(label)} nodes` };
   },
 });
 

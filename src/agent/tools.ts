@@ -8,10 +8,10 @@ import { z } from 'zod';
 import type { QueryNotice, ResultGraph } from '../contract/graph.js';
 import type { SourceNode } from '../contract/search.js';
 import { DomainError, isDependencyDown } from '../errors.js';
-import { cutText } from '../lib/text.js';
+import { boundText, cutText } from '../lib/text.js';
 import type { VectorSearcher } from '../vector-index/types.js';
 import type { GraphStore } from '../graph/access/driver.js';
-import { ReadQueryError, type ReadQueryLimits } from '../graph/cypher/read-query.js';
+import { ERROR_CHARS, ReadQueryError, type ReadQueryLimits } from '../graph/cypher/read-query.js';
 import type { SkeletonCache } from '../graph/shape/skeleton-cache.js';
 import type { NamesByMeaning } from '../lib/names-by-meaning.js';
 
@@ -129,7 +129,8 @@ function errorText(err: unknown): string {
   // Summaries reach the user as job events: a driver's connection text (internal addresses) stays out.
   if (isDependencyDown(err)) return 'Tool error: the graph database is unavailable; try again shortly';
   const message = err instanceof Error ? err.message : String(err);
-  return `Tool error: ${message}`;
+  // A tool's error may repeat what it was given (a value of megabytes): the model gets a bounded text.
+  return `Tool error: ${boundText(message, ERROR_CHARS)}`;
 }
 
 /**

@@ -9,6 +9,7 @@ import type { Status } from '../contract/status.js';
 import { describeLabel } from '../contract/text-plan-lines.js';
 import { sleep } from '../lib/timeout.js';
 import { parseOptions, type Command } from './command.js';
+import { trimChar } from '../lib/text.js';
 
 const USAGE = 'usage: node dist/cli.js status [--url http://127.0.0.1:8000] [--wait <seconds>]';
 
@@ -64,7 +65,7 @@ export const statusCommand: Command = async (args, env) => {
   }
   const config = loadConfig(env);
   const host = reachable(config.HOST);
-  const api = (values.url ?? `http://${host}:${config.PORT}`).replace(/\/+$/, '');
+  const api = trimChar(values.url ?? `http://${host}:${config.PORT}`, '/');
   const deadline = Date.now() + wait * 1000;
   for (;;) {
     try {

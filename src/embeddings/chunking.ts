@@ -76,7 +76,8 @@ const BLOB_MIN = /\S{32,}/;
 /** The short last line of MIME base64 (wrapped at 76 characters), after a blob. */
 const BASE64_TAIL = /^[A-Za-z0-9+/]+={1,2}$/;
 /** Punctuation around a word that is not part of it (quotes, brackets, a comma or full stop after it). */
-const AROUND = /^[("'<[{]+|[)"'>\]},.;:!?]+$/g;
+// The closing run starts where no closing mark precedes it, so a long run is tried once, not from each of its marks.
+const AROUND = /^[("'<[{]+|(?<![)"'>\]},.;:!?])[)"'>\]},.;:!?]+$/g;
 
 /**
  * True when a whitespace-free run is encoded data, not a word. Only printable ASCII runs: an

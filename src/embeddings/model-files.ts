@@ -2,6 +2,7 @@
  * Model files on disk: where a registry model lives (`MODELS_DIR/<registry name>/`, the hub's
  * own layout) and which kind of model a folder holds, decided from its files alone.
  */
+import { trimChar } from '../lib/text.js';
 
 /** Read access to model files; `read` resolves null for a missing file. */
 export interface ModelFileReader {
@@ -36,7 +37,7 @@ export const nodeFileReader: ModelFileReader = {
 
 /** `<modelsDir>/<registry name>`, e.g. `./models/minishlab/potion-base-32M`. */
 export function modelDir(modelsDir: string, name: string): string {
-  return `${modelsDir.replace(/\/+$/, '')}/${name}`;
+  return `${trimChar(modelsDir, '/')}/${name}`;
 }
 
 /** What a model folder holds. */

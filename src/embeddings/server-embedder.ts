@@ -14,6 +14,7 @@ import { chunkText, estimateTokens, type ChunkingOptions } from './chunking.js';
 import type { ModelEntry } from '../contract/models.js';
 import type { Embedder, EmbedderStats } from './types.js';
 import { normalize } from '../lib/vector.js';
+import { trimChar } from '../lib/text.js';
 
 /** Options of {@link createServerEmbedder}. */
 export interface ServerEmbedderOptions {
@@ -44,7 +45,7 @@ interface EmbeddingsResponse {
 /** Builds the provider; nothing is contacted until `embed`. */
 export function createServerEmbedder(opts: ServerEmbedderOptions): Embedder {
   const { entry } = opts;
-  const url = `${opts.baseUrl.replace(/\/+$/, '')}/embeddings`;
+  const url = `${trimChar(opts.baseUrl, '/')}/embeddings`;
   const doFetch = opts.fetch ?? fetch;
   const sleep = opts.sleep ?? realSleep;
   const batchSize = Math.max(1, opts.batchSize ?? 64);

@@ -121,11 +121,13 @@ const nameFieldsOf = (v: string) => `[k IN keys(${v}) WHERE (k =~ '(?i).*(name|t
 const textKeysOf = (v: string) => `reduce(ks = [], l IN labels(${v}) | ks + coalesce($textKeys[l], []))`;
 
 /**
- * Cypher: true when node `v` has text to index: its `$prop` string, or a label the plan reads
+ * Cypher: true when node `v` has text to index: its `$prop` string or list of strings (the
+ * composer joins a list as it joins any: src/vector-index/node-text.ts), or a label the plan reads
  * (`$textKeys`); with `$only` (a label list, or null for all) it must also carry one of those labels.
+ * One type test of a union: two tests read the property twice (a third slower over 1M nodes).
  */
 export const hasText = (v: string) =>
-  `(${v}[$prop] IS :: STRING NOT NULL OR any(l IN labels(${v}) WHERE $textKeys[l] IS NOT NULL))
+  `(${v}[$prop] IS :: STRING NOT NULL | LIST<STRING NOT NULL> NOT NULL OR any(l IN labels(${v}) WHERE $textKeys[l] IS NOT NULL))
   AND ($only IS NULL OR any(l IN labels(${v}) WHERE l IN $only))`;
 
 /**
@@ -181,7 +183,7 @@ const textFields = (v: string, cut = false) => {
 
 /**
  * Number of nodes with text to index ({@link hasText}: `$prop`, `$textKeys`, `$only`); used for
- * progress and ETA. `IS :: STRING NOT NULL` skips nodes where `$prop` is a number or a list.
+ * progress and ETA. Nodes where `$prop` is a number or a mixed list are skipped.
  */
 export const COUNT_TEXT_NODES = `MATCH (n) WHERE ${hasText('n')} AND ${NOT_INDEX_NODE} RETURN count(n) AS total`;
 

@@ -6,6 +6,19 @@ export function cutText(text: string, max: number): string {
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 }
 
+/**
+ * `text` without the run of `ch` at its end (and at its start too with `both`). A loop: `/\/+$/`
+ * tries the run again from each of its characters when something follows it, which takes
+ * quadratic time on a long run (`npm run lint:regexp`).
+ */
+export function trimChar(text: string, ch: string, ends: 'end' | 'both' = 'end'): string {
+  let start = 0;
+  let end = text.length;
+  if (ends === 'both') while (start < end && text[start] === ch) start++;
+  while (end > start && text[end - 1] === ch) end--;
+  return text.slice(start, end);
+}
+
 /** Plain text as Markdown that shows it as it is: the characters of links, emphasis, code, headings, tables and HTML escaped. */
 export function escapeMarkdown(text: string): string {
   return text.replace(/[\\`*_[\]<>#|~!]/g, '\\$&');

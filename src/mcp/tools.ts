@@ -24,7 +24,8 @@ import {
 } from '../tools/definitions.js';
 import { isDependencyDown, toAppError } from '../errors.js';
 import { noticeLine } from '../graph/cypher/query-notices.js';
-import { ReadQueryError, readQueryLimits, runReadQuery } from '../graph/cypher/read-query.js';
+import { ERROR_CHARS, ReadQueryError, readQueryLimits, runReadQuery } from '../graph/cypher/read-query.js';
+import { boundText } from '../lib/text.js';
 
 /** What the tools use from the app's dependencies. */
 export type McpToolDeps = Pick<AppDeps, 'config' | 'graph' | 'search' | 'log' | 'skeleton' | 'meaning'>;
@@ -85,7 +86,7 @@ async function guarded(deps: McpToolDeps, tool: string, run: () => Promise<CallT
     deps.log.debug('mcp tool', { tool, ms: Math.round(performance.now() - started) });
     return result;
   } catch (err) {
-    return { content: [{ type: 'text', text: `Error: ${describeFailure(deps, tool, err)}` }], isError: true };
+    return { content: [{ type: 'text', text: `Error: ${boundText(describeFailure(deps, tool, err), ERROR_CHARS)}` }], isError: true };
   }
 }
 

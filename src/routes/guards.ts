@@ -18,6 +18,7 @@ import { clientAddressOf } from '../lib/client-address.js';
 import { safeEqual } from '../lib/safe-equal.js';
 import { jsonRpcError } from '../mcp/http.js';
 import type { AppEnv } from './openapi.js';
+import { trimChar } from '../lib/text.js';
 
 type GuardConfig = Pick<Config, 'UI_URL' | 'ALLOWED_HOSTS' | 'CORS_ORIGINS' | 'ADMIN_TOKEN' | 'MCP_TOKEN' | 'TRUST_PROXY'>;
 
@@ -33,7 +34,7 @@ function hostName(host: string): string {
 export function createOriginPolicy(config: GuardConfig) {
   const ui = new URL(config.UI_URL);
   const hosts = new Set([hostName(ui.host), ...config.ALLOWED_HOSTS.map(hostName)]);
-  const listed = new Set(config.CORS_ORIGINS.filter((o) => o !== '*').map((o) => o.replace(/\/+$/, '').toLowerCase()));
+  const listed = new Set(config.CORS_ORIGINS.filter((o) => o !== '*').map((o) => trimChar(o, '/').toLowerCase()));
   const anyOrigin = config.CORS_ORIGINS.includes('*');
   /** Loopback, UI_URL's or listed: may send credentials. */
   const trusted = (origin: string) => {
@@ -88,7 +89,7 @@ export function guards(config: GuardConfig): MiddlewareHandler<AppEnv> {
     // Every /dev/* route is a POST: another method goes on to its 405, which guards nothing.
     const token = mcp ? config.MCP_TOKEN : path.startsWith('/dev/') && c.req.method === 'POST' ? config.ADMIN_TOKEN : '';
     if (token && c.req.method !== 'OPTIONS') {
-      const sent = /^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '')?.[1]?.trim() ?? '';
+      const sent = /^Bearer\s+(\S.*)$/i.exec(c.req.header('authorization') ?? '')?.[1]?.trim() ?? '';
       if (!safeEqual(sent, token)) {
         const what = mcp ? 'MCP_TOKEN' : 'ADMIN_TOKEN';
         return deny(401, 'unauthorized', `send "Authorization: Bearer <${what}>"`, { 'WWW-Authenticate': 'Bearer realm="graph-chat"' });

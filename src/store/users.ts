@@ -5,6 +5,7 @@
  */
 import type { KvStore } from './redis.js';
 import { createKeys, LIFETIMES, nowSeconds } from './keys.js';
+import { trimChar } from '../lib/text.js';
 
 /** A resolved anonymous ID. */
 export interface AnonMapping {
@@ -34,7 +35,7 @@ export function newAnonId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
   let bin = '';
   for (const b of bytes) bin += String.fromCharCode(b);
-  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return trimChar(btoa(bin).replace(/\+/g, '-').replace(/\//g, '_'), '=');
 }
 
 /** Sets the key's lifetime to ARGV[1] seconds unless it already lives longer (or has none yet). */

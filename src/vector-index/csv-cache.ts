@@ -16,6 +16,7 @@
  */
 import type { ChunkRef } from '../graph/access/index-writer.js';
 import { decodeBase64, encodeBase64 } from '../lib/base64.js';
+import { trimChar } from '../lib/text.js';
 
 /** The file operations the cache needs (`node:fs/promises` has them all). */
 export interface CacheFs {
@@ -57,7 +58,7 @@ const KEY_VERSION = 'v2';
 
 /** The cache folder of an index. */
 export function cacheDir(dataDir: string, indexName: string): string {
-  return `${dataDir.replace(/\/+$/, '')}/vector-cache/${indexName}`;
+  return `${trimChar(dataDir, '/')}/vector-cache/${indexName}`;
 }
 
 /** Content key of a batch: hex SHA-256 of the model, dimensions and every chunk. */

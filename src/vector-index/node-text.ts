@@ -4,7 +4,8 @@
  * build, the sync and the search, so what a search returns as `text` is what was indexed.
  *
  * Which plan a node follows: an explicitly chosen label of the node first; else its
- * `TEXT_PROPERTY` when it has one (the seed's behaviour, unchanged); else its discovered labels.
+ * `TEXT_PROPERTY` when it has one (the seed's behaviour; a list of strings is joined as lists
+ * are everywhere, {@link asText}); else its discovered labels.
  */
 import type { TextPlan } from '../graph/text/text-plan.js';
 import { isPlaceholder, joinName, nameValue } from '../graph/text/text-rules.js';
@@ -65,7 +66,9 @@ const asText = (v: unknown): string => {
 export function composeNodeText(plan: TextPlan, node: NodeFields, format: TextFormat = DEFAULT_TEXT_FORMAT): NodeText | null {
   const entries = plan.labels.filter((l) => node.labels.includes(l.label));
   const explicit = entries.filter((l) => l.source === 'explicit');
-  if (!explicit.length && typeof node.text === 'string') return { name: node.displayName, body: node.text };
+  // TEXT_PROPERTY as the seed had it; a list of strings joined as any list is ('' for none: not text).
+  const own = typeof node.text === 'string' ? node.text : Array.isArray(node.text) ? asText(node.text) || null : null;
+  if (!explicit.length && own !== null) return { name: node.displayName, body: own };
   const use = explicit.length ? explicit : entries.filter((l) => l.source === 'discovered');
   if (!use.length) return null;
   const raw = new Map(node.props.map(([k, v]) => [k, v]));

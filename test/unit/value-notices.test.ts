@@ -164,12 +164,13 @@ describe('value-not-found', () => {
 });
 
 describe('valueNotices', () => {
+  const notices = async (...args: Parameters<typeof valueNotices>) => (await valueNotices(...args)).notices;
   const sampler = (samples: Record<string, ValueSample>, exists = false): ValueSampler => ({
     sample: async (_db, _owner, property) => samples[property] ?? s('STRING'),
     exists: async () => exists,
   });
   it('checks each comparison and tells only the missing ones', async () => {
-    const notices = await valueNotices(
+    const { notices } = await valueNotices(
       "MATCH (c:Customer {country: 'United Kingdom', city: 'London'}) RETURN c",
       {},
       { sampler: sampler({ country: s('STRING', 'UK'), city: s('STRING', 'London') }), database: 'neo4j', timeoutMs: 1_000 },
@@ -179,25 +180,81 @@ describe('valueNotices', () => {
   it('asks the database before calling a value missing (a sample may be incomplete or old)', async () => {
     const complete = s('STRING', 'Tom Hanks');
     const old = "MATCH (p:Person {name: 'Keanu Reeves'}) RETURN p";
-    expect(await valueNotices(old, {}, { sampler: sampler({ name: complete }, true), database: 'neo4j', timeoutMs: 1_000 })).toEqual([]);
+    expect(await notices(old, {}, { sampler: sampler({ name: complete }, true), database: 'neo4j', timeoutMs: 1_000 })).toEqual([]);
     const partial = { ...s('STRING', 'Tom Hanks'), complete: false };
     const q = "MATCH (p:Person {name: 'Keanu Reeves'}) RETURN p";
-    expect(await valueNotices(q, {}, { sampler: sampler({ name: partial }, true), database: 'neo4j', timeoutMs: 1_000 })).toEqual([]);
-    expect(await valueNotices(q, {}, { sampler: sampler({ name: partial }, false), database: 'neo4j', timeoutMs: 1_000 })).toHaveLength(1);
+    expect(await notices(q, {}, { sampler: sampler({ name: partial }, true), database: 'neo4j', timeoutMs: 1_000 })).toEqual([]);
+    expect(await notices(q, {}, { sampler: sampler({ name: partial }, false), database: 'neo4j', timeoutMs: 1_000 })).toHaveLength(1);
   });
   it('leaves comparisons on names the graph lacks to the name notices', async () => {
     const q = "MATCH (c:Customer {country: 'United Kingdom'}) RETURN c";
     const known = { labels: ['Customer'], types: [], keys: ['country'] };
     const opts = { sampler: sampler({ country: s('STRING', 'UK') }), database: 'neo4j', timeoutMs: 1_000 };
-    expect(await valueNotices(q, {}, { ...opts, known })).toHaveLength(1);
-    expect(await valueNotices(q, {}, { ...opts, known: { ...known, labels: ['Client'] } })).toEqual([]);
-    expect(await valueNotices(q, {}, { ...opts, known: { ...known, keys: ['land'] } })).toEqual([]);
+    expect(await notices(q, {}, { ...opts, known })).toHaveLength(1);
+    expect(await notices(q, {}, { ...opts, known: { ...known, labels: ['Client'] } })).toEqual([]);
+    expect(await notices(q, {}, { ...opts, known: { ...known, keys: ['land'] } })).toEqual([]);
   });
   it('gives up at the timeout without a notice', async () => {
     const slow: ValueSampler = { sample: () => new Promise(() => {}), exists: async () => true };
-    expect(await valueNotices("MATCH (p:Person {name: 'x'}) RETURN p", {}, { sampler: slow, database: 'neo4j', timeoutMs: 20 })).toEqual(
-      [],
+    expect(await notices("MATCH (p:Person {name: 'x'}) RETURN p", {}, { sampler: slow, database: 'neo4j', timeoutMs: 20 })).toEqual([]);
+  });
+  it('counts the comparisons the time did not reach', async () => {
+    const slow: ValueSampler = { sample: () => new Promise(() => {}), exists: async () => true };
+    const q = "MATCH (p:Person {name: 'x'}) WHERE p.born = 'y' RETURN p";
+    expect(await valueNotices(q, {}, { sampler: slow, database: 'neo4j', timeoutMs: 20 })).toEqual({ notices: [], unchecked: 2 });
+  });
+  it('checks one comparison at a time, each with one lookup for all its values, and at most four', async () => {
+    let open = 0;
+    let most = 0;
+    const lookups: unknown[][] = [];
+    const counting: ValueSampler = {
+      sample: async () => {
+        most = Math.max(most, ++open);
+        await new Promise((r) => setTimeout(r, 5));
+        open--;
+        return { ...s('STRING', 'A1', 'A2'), complete: false };
+      },
+      exists: async (_db, _owner, _property, _wrapper, _op, values) => {
+        lookups.push([...values]);
+        return false;
+      },
+    };
+    const wanted = Array.from({ length: 10 }, (_, i) => `'nope${i}'`).join(', ');
+    const q = `MATCH (a:A) WHERE a.code IN [${wanted}] AND a.b = 'x' AND a.c = 'x' AND a.d = 'x' AND a.e = 'x' RETURN count(a)`;
+    const { notices } = await valueNotices(q, {}, { sampler: counting, database: 'neo4j', timeoutMs: 1_000 });
+    expect(most).toBe(1);
+    expect(lookups).toHaveLength(4);
+    expect(lookups[0]).toHaveLength(10);
+    expect(notices[0]!.message).toContain('(10 in all)');
+    // A list longer than one lookup takes is not called missing (and costs no lookup).
+    lookups.length = 0;
+    const many = Array.from({ length: 100 }, (_, i) => `'nope${i}'`).join(', ');
+    const long = await valueNotices(
+      `MATCH (a:A) WHERE a.code IN [${many}] RETURN count(a)`,
+      {},
+      { sampler: counting, database: 'neo4j', timeoutMs: 1_000 },
     );
+    expect(long.notices).toEqual([]);
+    expect(lookups).toEqual([]);
+  });
+  it('never repeats a long literal whole, nor offers a cut value as one the graph holds', async () => {
+    const literal = 'x'.repeat(300_000);
+    const held: ValueSample = {
+      ...s('STRING', 'short'),
+      values: [
+        { value: 'y'.repeat(200), type: 'STRING', count: 9, cut: true },
+        { value: 'short', type: 'STRING', count: 1 },
+      ],
+    };
+    const sampler: ValueSampler = { sample: async () => held, exists: async () => false };
+    const { notices } = await valueNotices(
+      `MATCH (p:Person {name: '${literal}'}) RETURN p`,
+      {},
+      { sampler, database: 'neo4j', timeoutMs: 1_000 },
+    );
+    expect(notices).toHaveLength(1);
+    expect(notices[0]!.message.length).toBeLessThan(600);
+    expect(notices[0]!.suggestions).toEqual(['short']);
   });
   it('reads a result of zeros and nulls as empty', () => {
     expect(looksEmpty([])).toBe(true);

@@ -6,6 +6,7 @@
  */
 import { createParser } from 'eventsource-parser';
 import { sleep } from '../../lib/timeout.js';
+import { trimChar } from '../../lib/text.js';
 
 /** The service could not be reached at all (nothing listening, DNS, not this service). */
 export class ServiceDownError extends Error {
@@ -57,7 +58,7 @@ async function describeRefusal(res: Response): Promise<string> {
 
 /** A client of one running service under one anonymous identity (call `bootstrap()` first). */
 export function createChatClient(opts: ChatClientOptions) {
-  const base = opts.url.replace(/\/+$/, '');
+  const base = trimChar(opts.url, '/');
   const doFetch = opts.fetch ?? fetch;
   const maxWait = opts.maxWaitSeconds ?? 900;
   let anonId = '';

@@ -17,6 +17,7 @@ import { QuestionFileError, parseQuestions, type EvalQuestion } from './question
 import { parseReport, summarize, type EvalReport } from './report.js';
 import type { QuestionResult } from './result.js';
 import { runQuestions } from './run.js';
+import { trimChar } from '../../lib/text.js';
 
 const USAGE = `usage: node dist/cli.js eval <questions.csv|.jsonl> [--url http://127.0.0.1:8000] [--concurrency 4] [--timeout 120] [--out report]
        node dist/cli.js eval --compare a.json b.json
@@ -159,6 +160,6 @@ export const evalCommand: Command = async (args, env) => {
     return 2;
   }
   // The server's own address settings give the default, as for `status`; --url needs no config.
-  const url = (cli.values.url ?? defaultUrl(loadConfig(env))).replace(/\/+$/, '');
+  const url = trimChar(cli.values.url ?? defaultUrl(loadConfig(env)), '/');
   return evaluate(file, questions, { url, concurrency: concurrency as number, timeout: timeout as number, out: cli.values.out });
 };

@@ -12,7 +12,7 @@
  * and a variable rebound by WITH under another name is not followed. What it cannot read it
  * leaves out, so a check built on it can miss a wrong value but not invent one.
  */
-import { readPatterns } from './cypher-patterns.js';
+import { LABELS, readPatterns } from './cypher-patterns.js';
 import { maskLiterals } from './read-guard.js';
 
 /** A value as written in the query, or a parameter. */
@@ -46,12 +46,13 @@ export interface Comparison {
 }
 
 const NAME = '[A-Za-z_]\\w*';
-const LITERAL = `'#\\d+'|-?\\d+(?:\\.\\d+)?(?:[eE][-+]?\\d+)?(?![\\w.])|\\btrue\\b|\\bfalse\\b|\\bnull\\b|\\$${NAME}`;
-const TEMPORAL = `\\b(?:date|datetime|localdatetime|localtime|time|duration)\\s*\\(\\s*(?:'#\\d+'|\\$${NAME})?\\s*\\)`;
-const LIST = `\\[\\s*(?:(?:${LITERAL})\\s*,\\s*)*(?:${LITERAL})?\\s*\\]`;
+// A number starts where no word or number goes on to the left: a long run of digits is read once, not from each digit.
+const LITERAL = `'#\\d+'|(?<![\\w.])-?\\d+(?:\\.\\d+)?(?:[eE][-+]?\\d+)?(?![\\w.])|\\btrue\\b|\\bfalse\\b|\\bnull\\b|\\$${NAME}`;
+const TEMPORAL = `\\b(?:date|datetime|localdatetime|localtime|time|duration)\\s*\\(\\s*(?:(?:'#\\d+'|\\$${NAME})\\s*)?\\)`;
+const LIST = `\\[\\s*(?:(?:${LITERAL})\\s*(?:,\\s*(?:${LITERAL})\\s*)*)?\\]`;
 const VALUE = `(?:${TEMPORAL}|${LIST}|${LITERAL})`;
 const WRAPPERS = 'toLower|toUpper|lower|upper|trim|ltrim|rtrim|toString|toInteger|toFloat|toBoolean|date|datetime|localdatetime';
-const SUBJECT = `(?:(${WRAPPERS})\\s*\\(\\s*(${NAME})\\.(${NAME})\\s*\\)|(${NAME})\\.(${NAME})(?!\\s*\\())`;
+const SUBJECT = `(?:\\b(${WRAPPERS})\\s*\\(\\s*(${NAME})\\.(${NAME})\\s*\\)|\\b(${NAME})\\.(${NAME})(?!\\s*\\())`;
 const OPERATOR = '<>|<=|>=|=~|=|<|>|\\bIN\\b|\\bSTARTS\\s+WITH\\b|\\bENDS\\s+WITH\\b|\\bCONTAINS\\b';
 const FLIP: Record<string, ComparisonOperator> = { '<': '>', '>': '<', '<=': '>=', '>=': '<=' };
 
@@ -66,9 +67,9 @@ function parseValue(text: string, strings: string[], params: Record<string, unkn
     const items = t.slice(1, -1).trim();
     return { kind: 'list', items: items ? items.split(',').map((x) => parseValue(x, strings, params)) : [] };
   }
-  const temporal = /^(\w+)\s*\(\s*(.*?)\s*\)$/.exec(t);
+  const temporal = /^(\w+)\s*\((.*)\)$/.exec(t);
   if (temporal) {
-    const arg = temporal[2] ? parseValue(temporal[2], strings, params) : undefined;
+    const arg = temporal[2]?.trim() ? parseValue(temporal[2], strings, params) : undefined;
     return { kind: 'temporal', fn: temporal[1]!.toLowerCase(), ...(arg?.kind === 'string' ? { text: arg.value } : {}) };
   }
   const n = Number(t);
@@ -110,10 +111,10 @@ export function readComparisons(cypher: string, params: Record<string, unknown> 
   const out: Comparison[] = [];
 
   // Map patterns: (v:Label {k: value, …}) and [r:TYPE {k: value, …}].
-  const nodeMap = new RegExp(`\\(\\s*(${NAME})?\\s*((?::\\s*[^\\s(){}\\[\\],]+\\s*)*)\\{([^{}]*)\\}\\s*\\)`, 'g');
-  const relMap = new RegExp(`\\[\\s*(${NAME})?\\s*:\\s*(${NAME})\\s*\\{([^{}]*)\\}\\s*\\]`, 'g');
+  const nodeMap = new RegExp(`\\(\\s*(?:(${NAME})\\s*)?(${LABELS})\\{([^{}]*)\\}\\s*\\)`, 'g');
+  const relMap = new RegExp(`\\[\\s*(?:(${NAME})\\s*)?:\\s*(${NAME})\\s*\\{([^{}]*)\\}\\s*\\]`, 'g');
   const entries = (body: string, owner: Comparison['owner'], variable: string | undefined) => {
-    for (const m of body.matchAll(new RegExp(`(${NAME})\\s*:\\s*(${VALUE})\\s*(?=,|$)`, 'g'))) {
+    for (const m of body.matchAll(new RegExp(`\\b(${NAME})\\s*:\\s*(${VALUE})\\s*(?=,|$)`, 'g'))) {
       const subject = `${variable ?? (('type' in owner ? owner.type : owner.labels[0]) as string).toLowerCase()}.${m[1]}`;
       out.push({
         owner,

@@ -11,6 +11,7 @@ import type { GqlStatusObject, Notification } from 'neo4j-driver';
 import type { QueryNotice } from '../../contract/graph.js';
 import { propertyOwners, readPatterns, type Hop } from './cypher-patterns.js';
 import { closeNames } from '../../lib/close-names.js';
+import { shownName } from '../../lib/shown-name.js';
 import type { NamesByMeaning } from '../../lib/names-by-meaning.js';
 import { formatPattern, SAMPLE_SIZE } from '../shape/schema.js';
 import type { SkeletonData } from '../shape/skeleton.js';
@@ -81,7 +82,7 @@ const UNKNOWN: Partial<Record<NoticeKind, { what: string; plural?: string; names
 };
 
 /** "its labels are :A, :B, …", the list a label or type notice gives when it has no suggestion. */
-const listOf = (plural: string, names: string[]) => `its ${plural} are ${someOf(names.map((n) => `:${n}`))}`;
+const listOf = (plural: string, names: string[]) => `its ${plural} are ${someOf(names.map((n) => `:${shownName(n)}`))}`;
 
 function unknownName(
   kind: NoticeKind,
@@ -94,19 +95,32 @@ function unknownName(
   if (plural) {
     const all = names(schema);
     const near = closeNames(name, all);
-    const hint = near.length ? `; did you mean ${orList(near.map((n) => `:${n}`))}?` : all.length ? `; ${listOf(plural, all)}` : '';
-    return { kind, name, suggestions: near, message: `${what} :${name} does not exist in this graph${hint}`, explainsEmpty: true };
+    const hint = near.length
+      ? `; did you mean ${orList(near.map((n) => `:${shownName(n)}`))}?`
+      : all.length
+        ? `; ${listOf(plural, all)}`
+        : '';
+    return {
+      kind,
+      name,
+      suggestions: near,
+      message: `${what} :${shownName(name)} does not exist in this graph${hint}`,
+      explainsEmpty: true,
+    };
   }
   // A property key: first the keys of the labels the query reads it from (`Movie.title`), then any key.
-  const owned: string[] = [];
+  const owned = new Map<string, string>();
   for (const v of propertyOwners(code, name)) {
     for (const label of labelsOf.get(v) ?? []) {
-      for (const key of closeNames(name, schema?.properties.get(label)?.map((p) => p.name) ?? [])) owned.push(`${label}.${key}`);
+      for (const key of closeNames(name, schema?.properties.get(label)?.map((p) => p.name) ?? [])) {
+        owned.set(`${label}.${key}`, `${shownName(label)}.${shownName(key)}`);
+      }
     }
   }
-  const near = owned.length ? [...new Set(owned)].slice(0, 3) : closeNames(name, names(schema));
-  const hint = near.length ? `; did you mean ${orList(near)}?` : '';
-  return { kind, name, suggestions: near, message: `${what} ${name} does not exist in this graph${hint}`, explainsEmpty: true };
+  const near = owned.size ? [...owned.keys()].slice(0, 3) : closeNames(name, names(schema));
+  const shown = owned.size ? [...owned.values()].slice(0, 3) : near.map((n) => shownName(n));
+  const hint = near.length ? `; did you mean ${orList(shown)}?` : '';
+  return { kind, name, suggestions: near, message: `${what} ${shownName(name)} does not exist in this graph${hint}`, explainsEmpty: true };
 }
 
 const covers = (patternLabels: string, wanted: string[]) => {
@@ -136,9 +150,9 @@ function connects(schema: SkeletonData, type: string): string[] {
     Object.entries(m)
       .sort((a, b) => b[1] - a[1])
       .slice(0, 3)
-      .map(([l]) => l)
+      .map(([l]) => shownName(l))
       .join('|');
-  return ends ? [`(:${top(ends.from)})-[:${type}]->(:${top(ends.to)})`] : [];
+  return ends ? [`(:${top(ends.from)})-[:${shownName(type)}]->(:${top(ends.to)})`] : [];
 }
 
 /** The hop's check against the schema, or null when it is fine or cannot be judged. */
@@ -196,13 +210,15 @@ function missingProperties(code: string, labelsOf: Map<string, string[]>, schema
     const used = new Set([...code.matchAll(new RegExp(`\\b${variable}\\.([A-Za-z_]\\w*)`, 'g'))].map((m) => m[1]!));
     for (const key of used) {
       if (props.includes(key) || !keys.has(key) || skip.has(key)) continue;
-      const near = closeNames(key, props).map((k) => `${labels[0]}.${k}`);
-      const on = labels.map((l) => `:${l}`).join('');
+      const close = closeNames(key, props);
+      const near = close.map((k) => `${labels[0]}.${k}`);
+      const shown = close.map((k) => `${shownName(labels[0]!)}.${shownName(k)}`);
+      const on = labels.map((l) => `:${shownName(l)}`).join('');
       out.push({
         kind: 'property-not-on-label',
         name: `${variable}.${key}`,
         suggestions: near,
-        message: `(${variable}${on}) nodes have no property ${key}${near.length ? `; did you mean ${orList(near)}?` : `; they have ${someOf(props)}`}`,
+        message: `(${variable}${on}) nodes have no property ${key}${near.length ? `; did you mean ${orList(shown)}?` : `; they have ${someOf(props.map((p) => shownName(p)))}`}`,
         explainsEmpty: true,
       });
     }
@@ -274,7 +290,9 @@ export async function withMeaning(
       const names = unknown.names(schema);
       const near = await meaning.nearest(n.name, names);
       if (!near.length) return n;
-      const [name, shown] = plural ? [`:${n.name}`, near.map((x) => `:${x}`)] : [n.name, near];
+      const [name, shown] = plural
+        ? [`:${shownName(n.name)}`, near.map((x) => `:${shownName(x)}`)]
+        : [shownName(n.name), near.map((x) => shownName(x))];
       // The list of the graph's names stays: a guess by meaning is wrong about a third of the time.
       const list = plural ? listOf(plural, names) : '';
       const tail = list ? ` ${list[0]!.toUpperCase()}${list.slice(1)}` : '';

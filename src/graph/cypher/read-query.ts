@@ -18,6 +18,9 @@ import { noticeLine, queryNotices, withMeaning } from './query-notices.js';
 import type { NamesByMeaning } from '../../lib/names-by-meaning.js';
 import type { GraphCollector } from '../access/result-graph.js';
 import type { SkeletonCache } from '../shape/skeleton-cache.js';
+import type { SkeletonData } from '../shape/skeleton.js';
+import { boundText, codePointPrefix } from '../../lib/text.js';
+import { TimeoutError, withTimeout } from '../../lib/timeout.js';
 import { looksEmpty, temporalHint, UNPARSABLE_TEMPORAL, valueNotices } from './value-notices.js';
 import { valueSampler, type ValueSampler } from './value-samples.js';
 
@@ -152,11 +155,7 @@ function toReadQueryError(err: unknown, limits: ReadQueryLimits): ReadQueryError
   if (err instanceof QueryRefusedError) return new ReadQueryError(err.message, 'refused');
   if (err instanceof Neo4jError) {
     if (isTransactionTimeout(err)) {
-      return new ReadQueryError(
-        `the query was stopped after the ${limits.timeoutMs} ms timeout; make it cheaper (add LIMIT, anchor the MATCH on a label and property, avoid cartesian products)`,
-        'timeout',
-        { cause: err },
-      );
+      return new ReadQueryError(timeoutMessage(limits), 'timeout', { cause: err });
     }
     if (/MemoryPoolOutOfMemoryError/.test(err.code)) {
       return new ReadQueryError(
@@ -210,10 +209,66 @@ function fitChars(rows: Record<string, Json>[], maxChars: number): { kept: Recor
   return { kept, rowCut: false };
 }
 
+/** What the rows' transaction read, before the row and character caps are applied. */
+interface RowsRead {
+  columns: string[];
+  rows: Record<string, Json>[];
+  /** The raw values of `rows`, for the graph collector. */
+  raw: unknown[][];
+  total: number;
+  exact: boolean;
+  valuesCut: number;
+}
+
+/** Streams the rows of `cypher`: the first `maxRows` kept as JSON, later ones only counted up to `countLimit`. */
+async function readRows(
+  tx: Transaction,
+  cypher: string,
+  params: Record<string, unknown>,
+  maxRows: number,
+  countLimit: number,
+  collect: boolean,
+): Promise<RowsRead> {
+  const result = tx.run(cypher, params);
+  const keys = [...(await result.keys())];
+  // A column is named by its expression (`RETURN '<a long literal>'`): the names shown are bounded too.
+  const columns = columnNames(keys);
+  const out: RowsRead = { columns, rows: [], raw: [], total: 0, exact: true, valuesCut: 0 };
+  const onCut = () => out.valuesCut++;
+  for await (const record of result) {
+    out.total++;
+    if (out.rows.length < maxRows) {
+      // fromEntries: a column named `__proto__` stays a column (an assignment would set the prototype).
+      out.rows.push(Object.fromEntries(keys.map((key, i) => [columns[i]!, toPlainJson(record.get(key), { onCut })])));
+      if (collect) out.raw.push(keys.map((key) => record.get(key)));
+    } else if (out.total > countLimit) {
+      out.exact = false;
+      out.total = countLimit;
+      break; // cancels the rest of the stream
+    }
+  }
+  return out;
+}
+
+/** Characters of a column name kept. */
+const COLUMN_CHARS = 200;
+
+/** Column names cut to {@link COLUMN_CHARS}, each still unique. */
+function columnNames(keys: string[]): string[] {
+  const seen = new Set<string>();
+  return keys.map((key, i) => {
+    let name = key.length > COLUMN_CHARS ? `${codePointPrefix(key, COLUMN_CHARS)}… [column ${i + 1}]` : key;
+    if (seen.has(name)) name = `${name} [column ${i + 1}]`;
+    seen.add(name);
+    return name;
+  });
+}
+
 /**
  * Runs `cypher` read-only against `database`, with the notices of its `EXPLAIN` (see
  * src/graph/cypher/query-notices.ts). With `graph`, the nodes, relationships and paths of the rows
- * returned (not of those cut) are also handed to that collector.
+ * returned (not of those cut) are also handed to that collector. The call answers within the
+ * timeout and a small margin ({@link ANSWER_MARGIN_MS}), whatever the database does.
  * @throws ReadQueryError — `refused` by policy, `unknown-graph`, `timeout`, `cypher` with the
  * database's message, or `unavailable`.
  */
@@ -223,114 +278,162 @@ export async function runReadQuery(
   cypher: string,
   params: Record<string, unknown> = {},
   limits: ReadQueryLimits,
-  { graph: collector, schema: schemas, meaning, values }: ReadQueryOptions = {},
+  options: ReadQueryOptions = {},
 ): Promise<ReadQueryResult> {
-  const countLimit = Math.max(limits.countLimit ?? 10_000, limits.maxRows);
+  const started = Date.now();
   let release: (() => void) | undefined;
   try {
     release = await takeSlot(graph, limits.maxConcurrent ?? Number.POSITIVE_INFINITY);
-    checkQueryText(cypher);
-    checkRanges(codeOf(cypher), params);
-    if (!(await graph.hasGraph(database))) {
-      throw new ReadQueryError(`graph "${database}" does not exist on this server`, 'unknown-graph');
-    }
-    const session = graph.driver.session({ database, defaultAccessMode: neo4j.session.READ });
-    // The server's timeout marks the transaction; if it still runs a second later, terminate it
-    // by its tag and drop the connection, so no query outlives its timeout by more than that.
-    const tag = crypto.randomUUID();
-    const watchdog = setTimeout(() => {
-      void terminateTagged(graph, database, tag).finally(() => session.close().catch(() => {}));
-    }, limits.timeoutMs + STRAGGLER_GRACE_MS);
-    try {
-      const txConfig = { timeout: limits.timeoutMs, metadata: { graph_query: tag } };
-      // One attempt each, never the managed retries of executeRead: a query that failed on the
-      // memory limit (a transient error) must not run a second time.
-      const once = async <T>(work: (tx: Transaction) => Promise<T>): Promise<T> => {
-        const tx = session.beginTransaction(txConfig);
-        try {
-          const out = await work(tx);
-          await tx.commit();
-          return out;
-        } finally {
-          if (tx.isOpen()) await tx.rollback().catch(() => {});
-        }
-      };
-      const explained = await once((tx) => tx.run(EXPLAIN + cypher, params));
-      checkPlan(explained.summary.queryType, explained.summary.plan as Plan | false, database);
-      // Unknown names are worth a short wait for the schema (their suggestions come from it);
-      // otherwise a schema not cached yet only skips the pattern checks of this one query.
-      const warned = explained.summary.notifications.some((n) => /Unknown/.test(n.code));
-      const schema = (await schemas?.schema(database, warned ? SCHEMA_WAIT_MS : 0)) ?? null;
-      // Names by meaning are looked up while the query runs: they cost the query no time.
-      const noticesBy = withMeaning(queryNotices(cypher, explained.summary, schema), schema, meaning);
-      noticesBy.catch(() => {}); // awaited below; a failing query must not leave it unhandled
-
-      return await once(async (tx) => {
-        const result = tx.run(cypher, params);
-        const columns = [...(await result.keys())];
-        const rows: Record<string, Json>[] = [];
-        const raw: unknown[][] = [];
-        let total = 0;
-        let exact = true;
-        let valuesCut = 0;
-        const onCut = () => valuesCut++;
-        for await (const record of result) {
-          total++;
-          if (rows.length < limits.maxRows) {
-            // fromEntries: a column named `__proto__` stays a column (an assignment would set the prototype).
-            rows.push(Object.fromEntries(columns.map((key) => [key, toPlainJson(record.get(key), { onCut })])));
-            if (collector) raw.push(columns.map((key) => record.get(key)));
-          } else if (total > countLimit) {
-            exact = false;
-            total = countLimit;
-            break; // cancels the rest of the stream
-          }
-        }
-        const { kept, rowCut } = fitChars(rows, limits.maxChars);
-        for (const values of raw.slice(0, kept.length)) collector?.add(values);
-        const rowsLeftOut = kept.length < total || !exact;
-        const of = exact ? `${total}` : `more than ${countLimit}`;
-        const why = kept.length < rows.length || rowCut ? `the ${limits.maxChars}-character cap` : `the ${limits.maxRows}-row cap`;
-        const notes = [
-          ...(rowsLeftOut || rowCut ? [`showing ${kept.length} of ${of} rows${rowCut ? ', cut' : ''} (${why})`] : []),
-          ...(valuesCut ? [`${valuesCut} long string value${valuesCut > 1 ? 's' : ''} cut (see "more characters")`] : []),
-        ];
-        let notices = await noticesBy;
-        const sampler = values ?? (schemas ? valueSampler(graph) : false);
-        // Only an empty (or all-zero) result is checked: a query that found rows found values the graph
-        // holds. A name or pattern notice that explains it comes first: the model fixes one thing at a time.
-        if (sampler && exact && looksEmpty(rows) && !notices.some((n) => n.explainsEmpty)) {
-          const known = schema ? { labels: schema.labels.map((l) => l.label), types: schema.types, keys: schema.propertyKeys } : undefined;
-          notices = [...notices, ...(await valueNotices(cypher, params, { sampler, database, timeoutMs: limits.timeoutMs, known }))];
-        }
-        return {
-          columns,
-          rows: kept,
-          totalRows: total,
-          totalIsExact: exact,
-          truncated: notes.length > 0,
-          ...(notices.length ? { notices } : {}),
-          ...(notes.length
-            ? { note: `${notes.join('; ')}; aggregate, project fewer properties or add LIMIT/ORDER BY to see what matters` }
-            : {}),
-        };
-      });
-    } finally {
-      clearTimeout(watchdog);
-      await session.close();
-    }
+    const work = readQuery(graph, database, cypher, params, limits, options, started);
+    work.catch(() => {}); // a late failure after the answer went out is not unhandled
+    const answer = await withTimeout(work, limits.timeoutMs + ANSWER_MARGIN_MS, 'graph query');
+    return boundResult(answer);
   } catch (err) {
-    const error = toReadQueryError(err, limits);
-    // date(o.orderDate) on "1996-07-04 00:00:00.000" fails: say what the strings look like and what parses them.
-    const sampler = values ?? (schemas ? valueSampler(graph) : false);
-    if (sampler && error.kind === 'cypher' && UNPARSABLE_TEMPORAL.test(error.message)) {
-      const hint = await temporalHint(cypher, params, { sampler, database, timeoutMs: limits.timeoutMs }).catch(() => undefined);
-      if (hint) throw new ReadQueryError(`${error.message}\n${hint}`, 'cypher', { cause: err });
-    }
-    throw error;
+    const error =
+      err instanceof TimeoutError
+        ? new ReadQueryError(timeoutMessage(limits), 'timeout', { cause: err })
+        : await withHint(toReadQueryError(err, limits), graph, database, cypher, params, limits, options, started);
+    throw new ReadQueryError(boundText(error.message, ERROR_CHARS), error.kind, { cause: error.cause });
   } finally {
     release?.();
   }
+}
+
+/** How far past its timeout a call may answer: the watchdog's grace and a second for the database to let go. */
+export const ANSWER_MARGIN_MS = STRAGGLER_GRACE_MS + 1_000;
+/** Characters of an error message at most (the database's may repeat a value of megabytes). */
+export const ERROR_CHARS = 2_000;
+/** Characters of a notice's message and of its name and each suggestion at most. */
+export const NOTICE_CHARS = 600;
+
+const timeoutMessage = (limits: ReadQueryLimits) =>
+  `the query was stopped after the ${limits.timeoutMs} ms timeout; make it cheaper (add LIMIT, anchor the MATCH on a label and property, avoid cartesian products)`;
+
+/** The notices with every text bounded: a notice may quote names and values the caller wrote. */
+function boundResult(result: ReadQueryResult): ReadQueryResult {
+  if (!result.notices) return result;
+  const cut = (text: string) => boundText(text, NOTICE_CHARS);
+  const notices = result.notices.map((n) => ({
+    ...n,
+    message: cut(n.message),
+    ...(n.name !== undefined ? { name: cut(n.name) } : {}),
+    ...(n.suggestions ? { suggestions: n.suggestions.slice(0, 10).map(cut) } : {}),
+  }));
+  return { ...result, notices };
+}
+
+/**
+ * `date(o.orderDate)` on "1996-07-04 00:00:00.000" fails: the error says what the strings look
+ * like and what parses them, if that can be read in what is left of the caller's time.
+ */
+async function withHint(
+  error: ReadQueryError,
+  graph: GraphStore,
+  database: string,
+  cypher: string,
+  params: Record<string, unknown>,
+  limits: ReadQueryLimits,
+  { schema, values }: ReadQueryOptions,
+  started: number,
+): Promise<ReadQueryError> {
+  const sampler = values ?? (schema ? valueSampler(graph) : false);
+  const left = started + limits.timeoutMs - Date.now();
+  if (!sampler || error.kind !== 'cypher' || !UNPARSABLE_TEMPORAL.test(error.message) || left <= 0) return error;
+  const hint = await withTimeout(temporalHint(cypher, params, { sampler, database, timeoutMs: left }), left).catch(() => undefined);
+  return hint ? new ReadQueryError(`${error.message}\n${hint}`, 'cypher', { cause: error.cause }) : error;
+}
+
+/** The checks, the `EXPLAIN`, the rows' transaction, then the value notices in transactions of their own. */
+async function readQuery(
+  graph: GraphStore,
+  database: string,
+  cypher: string,
+  params: Record<string, unknown>,
+  limits: ReadQueryLimits,
+  { graph: collector, schema: schemas, meaning, values }: ReadQueryOptions,
+  started: number,
+): Promise<ReadQueryResult> {
+  const countLimit = Math.max(limits.countLimit ?? 10_000, limits.maxRows);
+  checkQueryText(cypher);
+  checkRanges(codeOf(cypher), params);
+  if (!(await graph.hasGraph(database))) {
+    throw new ReadQueryError(`graph "${database}" does not exist on this server`, 'unknown-graph');
+  }
+  const session = graph.driver.session({ database, defaultAccessMode: neo4j.session.READ });
+  // The server's timeout marks the transaction; if it still runs a second later, terminate it
+  // by its tag and drop the connection, so no query outlives its timeout by more than that.
+  const tag = crypto.randomUUID();
+  const watchdog = setTimeout(() => {
+    void terminateTagged(graph, database, tag).finally(() => session.close().catch(() => {}));
+  }, limits.timeoutMs + STRAGGLER_GRACE_MS);
+  let read: RowsRead;
+  let schema: SkeletonData | null;
+  let noticesBy: Promise<QueryNotice[]>;
+  try {
+    const txConfig = { timeout: limits.timeoutMs, metadata: { graph_query: tag } };
+    // One attempt each, never the managed retries of executeRead: a query that failed on the
+    // memory limit (a transient error) must not run a second time.
+    const once = async <T>(work: (tx: Transaction) => Promise<T>): Promise<T> => {
+      const tx = session.beginTransaction(txConfig);
+      try {
+        const out = await work(tx);
+        await tx.commit();
+        return out;
+      } finally {
+        if (tx.isOpen()) await tx.rollback().catch(() => {});
+      }
+    };
+    const explained = await once((tx) => tx.run(EXPLAIN + cypher, params));
+    checkPlan(explained.summary.queryType, explained.summary.plan as Plan | false, database);
+    // Unknown names are worth a short wait for the schema (their suggestions come from it);
+    // otherwise a schema not cached yet only skips the pattern checks of this one query.
+    const warned = explained.summary.notifications.some((n) => /Unknown/.test(n.code));
+    schema = (await schemas?.schema(database, warned ? SCHEMA_WAIT_MS : 0)) ?? null;
+    // Names by meaning are looked up while the query runs: they cost the query no time.
+    noticesBy = withMeaning(queryNotices(cypher, explained.summary, schema), schema, meaning);
+    noticesBy.catch(() => {}); // awaited below; a failing query must not leave it unhandled
+    read = await once((tx) => readRows(tx, cypher, params, limits.maxRows, countLimit, !!collector));
+  } finally {
+    clearTimeout(watchdog);
+    await session.close();
+  }
+
+  const { rows, total, exact } = read;
+  const { kept, rowCut } = fitChars(rows, limits.maxChars);
+  for (const values of read.raw.slice(0, kept.length)) collector?.add(values);
+  const rowsLeftOut = kept.length < total || !exact;
+  const of = exact ? `${total}` : `more than ${countLimit}`;
+  const why = kept.length < rows.length || rowCut ? `the ${limits.maxChars}-character cap` : `the ${limits.maxRows}-row cap`;
+  const cuts = [
+    ...(rowsLeftOut || rowCut ? [`showing ${kept.length} of ${of} rows${rowCut ? ', cut' : ''} (${why})`] : []),
+    ...(read.valuesCut ? [`${read.valuesCut} long string value${read.valuesCut > 1 ? 's' : ''} cut (see "more characters")`] : []),
+  ];
+  let notices = await noticesBy;
+  const notes = cuts.length ? [`${cuts.join('; ')}; aggregate, project fewer properties or add LIMIT/ORDER BY to see what matters`] : [];
+  const sampler = values ?? (schemas ? valueSampler(graph) : false);
+  // Only an empty (or all-zero) result is checked: a query that found rows found values the graph
+  // holds. A name or pattern notice that explains it comes first: the model fixes one thing at a time.
+  // The rows are read and their transaction closed: the checks cannot cost the caller its result.
+  if (sampler && exact && looksEmpty(rows) && !notices.some((n) => n.explainsEmpty)) {
+    const known = schema ? { labels: schema.labels.map((l) => l.label), types: schema.types, keys: schema.propertyKeys } : undefined;
+    const left = started + limits.timeoutMs - Date.now();
+    const checked = await valueNotices(cypher, params, { sampler, database, timeoutMs: Math.max(0, left), known });
+    notices = [...notices, ...checked.notices];
+    if (checked.unchecked) {
+      notes.push(
+        `${checked.unchecked} compared value${checked.unchecked > 1 ? 's were' : ' was'} not checked against the graph: no time was left within the ${limits.timeoutMs} ms timeout`,
+      );
+    }
+  }
+  return {
+    columns: read.columns,
+    rows: kept,
+    totalRows: total,
+    totalIsExact: exact,
+    truncated: cuts.length > 0,
+    ...(notices.length ? { notices } : {}),
+    ...(notes.length ? { note: notes.join('; ') } : {}),
+  };
 }
 
 /** The model-facing text of a result: JSON rows, then the truncation note and the notices. */

@@ -21,7 +21,7 @@ import type { SampledValue, ValueSample, ValueSampler } from './value-samples.js
 /** Values suggested at most per notice. */
 export const VALUE_SUGGESTIONS = 5;
 
-const NUMERIC = /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/;
+const NUMERIC = /^\s*[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*$/;
 const INTEGRAL = /^\s*[-+]?\d+\s*$/;
 const DATE_LIKE = /^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?/;
 const BOOLEAN_LIKE = /^(true|false|yes|no|0|1|t|f|y|n)$/i;
@@ -46,8 +46,8 @@ export function stringKind(values: readonly SampledValue[]): 'integer' | 'number
 
 const typesOf = (s: ValueSample) => [...new Set(s.values.map((v) => v.type))];
 const example = (s: ValueSample, type?: string) => {
-  const v = s.values.find((x) => (!type || x.type === type) && !PLACEHOLDERS.has(String(x.value)))?.value;
-  return typeof v === 'string' ? JSON.stringify(v) : String(v);
+  const x = s.values.find((x) => (!type || x.type === type) && !PLACEHOLDERS.has(String(x.value)));
+  return typeof x?.value === 'string' ? `${JSON.stringify(x.value)}${x.cut ? '…' : ''}` : String(x?.value);
 };
 const isNumberType = (t: string) => t === 'INTEGER' || t === 'FLOAT';
 const isTemporalType = (t: string) => /^(DATE|LOCAL DATETIME|ZONED DATETIME|LOCAL TIME|ZONED TIME|DURATION)/.test(t);
@@ -180,9 +180,14 @@ export function missingStrings(c: Comparison, sample: ValueSample): string[] | n
   return strings.some(hit) ? null : strings;
 }
 
+/** A value as JSON, cut to {@link QUOTED_CHARS} with a marker: a notice never repeats a long literal whole. */
+const quote = (x: string) =>
+  x.length > QUOTED_CHARS ? `${JSON.stringify(x.slice(0, QUOTED_CHARS))}… [${x.length} characters]` : JSON.stringify(x);
+
 /** The `value-not-found` notice of `c` for `missing`, with the closest held values. */
 export function notFound(c: Comparison, sample: ValueSample, missing: string[]): QueryNotice {
-  const held = sample.values.filter((v) => v.type === 'STRING' && !PLACEHOLDERS.has(String(v.value)));
+  // A cut value is the start of one, not a value the graph holds: it is never offered.
+  const held = sample.values.filter((v) => v.type === 'STRING' && !v.cut && !PLACEHOLDERS.has(String(v.value)));
   const op = c.operator === 'IN' ? '=' : c.operator;
   const scored = new Map<string, number>();
   for (const w of missing) {
@@ -208,8 +213,10 @@ export function notFound(c: Comparison, sample: ValueSample, missing: string[]):
           ? t.toLowerCase().endsWith(w.toLowerCase())
           : t.toLowerCase().includes(w.toLowerCase());
   const caseOnly = missing.some((w) => close.some((t) => slip(w, t)));
-  const quoted = (xs: string[]) => xs.map((x) => JSON.stringify(x)).join(', ');
-  const what = missing.length > 1 ? `any of ${quoted(missing)}` : JSON.stringify(missing[0]);
+  const quoted = (xs: string[]) => xs.map(quote).join(', ');
+  const shown =
+    missing.length > VALUE_SUGGESTIONS ? `${quoted(missing.slice(0, VALUE_SUGGESTIONS))}, … (${missing.length} in all)` : quoted(missing);
+  const what = missing.length > 1 ? `any of ${shown}` : quote(missing[0]!);
   const how = op === '=' ? '' : op === 'CONTAINS' ? ' containing' : op === 'STARTS WITH' ? ' starting with' : ' ending with';
   const who = 'type' in c.owner ? `no :${c.owner.type} relationship` : `no ${c.owner.labels.join(':')}`;
   const subject = c.wrapper ? ` (as ${c.subject})` : '';
@@ -251,51 +258,67 @@ function knownNames(c: Comparison, known: NonNullable<ValueNoticeOptions['known'
 export interface ValueNoticeOptions {
   sampler: ValueSampler;
   database: string;
-  /** Bound of the whole check, and of each read in it (the query's timeout). */
+  /** Bound of the whole check, and of each read in it. */
   timeoutMs: number;
   /** The graph's names (the cached schema): a comparison on a label, type or key it lacks is the name notices' and is not read. */
   known?: { labels: readonly string[]; types: readonly string[]; keys: readonly string[] };
-  /** Comparisons checked at most (default 8). */
+  /** Comparisons checked at most (default {@link VALUE_CHECKS}). */
   maxComparisons?: number;
+}
+
+/** Comparisons checked per query at most: each may cost a label scan (its exact lookup). */
+export const VALUE_CHECKS = 4;
+/** Values one exact lookup takes at most; a longer `IN` list is not called missing. */
+export const VALUE_LOOKUP_VALUES = 64;
+/** Characters of a compared value repeated in a notice. */
+const QUOTED_CHARS = 80;
+
+/** What {@link valueNotices} found, and how many comparisons it had no time to check. */
+export interface ValueNoticeResult {
+  notices: QueryNotice[];
+  unchecked: number;
 }
 
 /**
  * The value notices of a query whose result `looksEmpty`: each comparison of `cypher` checked
- * against the sampled values of its property, one notice per property side at most. A read that
- * fails or runs out of time leaves its comparison unchecked (no notice rather than a wrong one).
+ * against the sampled values of its property, one notice per property side at most. The checks
+ * run one after the other (one read open at a time, each bounded by what is left of
+ * `timeoutMs`), and each costs at most a sample (cached) and one exact lookup. A read that fails
+ * leaves its comparison unchecked (no notice rather than a wrong one); those the time did not
+ * reach are counted in `unchecked`.
  */
-export async function valueNotices(cypher: string, params: Record<string, unknown>, opts: ValueNoticeOptions): Promise<QueryNotice[]> {
+export async function valueNotices(cypher: string, params: Record<string, unknown>, opts: ValueNoticeOptions): Promise<ValueNoticeResult> {
   const comparisons = readComparisons(cypher, params)
     .filter((c) => !opts.known || knownNames(c, opts.known))
-    .slice(0, opts.maxComparisons ?? 8);
-  if (!comparisons.length) return [];
+    .slice(0, opts.maxComparisons ?? VALUE_CHECKS);
   const deadline = Date.now() + opts.timeoutMs;
-  const left = () => Math.max(1, deadline - Date.now());
+  const left = () => deadline - Date.now();
   const check = async (c: Comparison): Promise<QueryNotice | null> => {
     const sample = await opts.sampler.sample(opts.database, c.owner, c.property, left());
     if (!sample.items) return null;
     const mismatch = typeMismatch(c, sample);
     if (mismatch) return mismatch;
     const missing = missingStrings(c, sample);
-    if (!missing) return null;
-    // The sample may be incomplete or up to 10 minutes old: the graph itself has the last word.
+    if (!missing || missing.length > VALUE_LOOKUP_VALUES) return null;
+    // The sample may be incomplete or up to 10 minutes old: the graph itself has the last word, in one read.
     const op = c.operator === 'IN' ? '=' : c.operator;
-    for (const w of missing) if (await opts.sampler.exists(opts.database, c.owner, c.property, c.wrapper, op, w, left())) return null;
+    if (await opts.sampler.exists(opts.database, c.owner, c.property, c.wrapper, op, missing, left())) return null;
     return notFound(c, sample, missing);
   };
-  // Each check fills its slot; at the deadline the ones done are told, in the query's order.
-  const found: Array<QueryNotice | null> = comparisons.map(() => null);
-  const all = Promise.all(
-    comparisons.map((c, i) =>
-      check(c).then(
-        (n) => (found[i] = n),
-        () => null,
-      ),
-    ),
-  );
-  await withTimeout(all, opts.timeoutMs, 'value notices').catch(() => {});
+  const notices: QueryNotice[] = [];
   const seen = new Set<string>();
-  return found.filter((n): n is QueryNotice => !!n && !seen.has(`${n.kind}:${n.name}`) && !!seen.add(`${n.kind}:${n.name}`));
+  let done = 0;
+  for (const c of comparisons) {
+    if (left() <= 0) break;
+    const notice = await withTimeout(check(c), left(), 'value notices').catch(() => null);
+    if (left() <= 0 && !notice) break; // cut off by the deadline: unchecked, not checked
+    done++;
+    if (notice && !seen.has(`${notice.kind}:${notice.name}`)) {
+      seen.add(`${notice.kind}:${notice.name}`);
+      notices.push(notice);
+    }
+  }
+  return { notices, unchecked: comparisons.length - done };
 }
 
 /** The database's error when a temporal function gets a string it cannot parse. */

@@ -5,6 +5,7 @@
  * property. One read per label and property per {@link VALUE_SAMPLE_TTL_MS}; a read is bounded
  * by the caller's timeout, and the cache by {@link VALUE_SAMPLE_KEYS} entries per graph store.
  */
+import { createHash } from 'node:crypto';
 import neo4j from 'neo4j-driver';
 import { createTtlCache, type TtlCache } from '../../lib/ttl-cache.js';
 import { quoteName } from '../dialect.js';
@@ -19,7 +20,7 @@ export const VALUE_SAMPLE_TTL_MS = 600_000;
 /** Samples cached per graph store. */
 export const VALUE_SAMPLE_KEYS = 500;
 /** Characters of a string value kept. */
-const MAX_VALUE_CHARS = 200;
+export const MAX_VALUE_CHARS = 200;
 
 /** One distinct value: strings as strings, numbers as numbers, temporal values as their ISO text. */
 export interface SampledValue {
@@ -27,6 +28,8 @@ export interface SampledValue {
   /** The Cypher type: `STRING`, `INTEGER`, `FLOAT`, `BOOLEAN`, `DATE`, `LIST<STRING>`, … */
   type: string;
   count: number;
+  /** True when the string was longer than {@link MAX_VALUE_CHARS} and `value` is its start: not a value to offer as it is. */
+  cut?: boolean;
 }
 
 /** A property's values on a label or type. */
@@ -47,14 +50,17 @@ export type ValueOwner = { labels: string[] } | { type: string };
 /** Reads and caches samples. */
 export interface ValueSampler {
   sample(database: string, owner: ValueOwner, property: string, timeoutMs: number): Promise<ValueSample>;
-  /** True when some item has `property` equal to `value` under `wrapper` (e.g. `tolower`): for samples that are not complete. */
+  /**
+   * True when some item's `property` under `wrapper` (e.g. `tolower`) matches one of `values` by
+   * `op` (`=`, `STARTS WITH`, …): one read, whatever the number of values, for samples that are not complete.
+   */
   exists(
     database: string,
     owner: ValueOwner,
     property: string,
     wrapper: string | undefined,
     op: string,
-    value: unknown,
+    values: readonly unknown[],
     timeoutMs: number,
   ): Promise<boolean>;
 }
@@ -112,6 +118,7 @@ RETURN items, size(seen) AS kinds, seen[..$distinct] AS values`;
         value: plain(x.v),
         type: x.t.replace(/ NOT NULL/g, ''),
         count: Number(x.c),
+        ...(typeof x.v === 'string' && x.v.length > MAX_VALUE_CHARS ? { cut: true } : {}),
       }));
       return { items, complete: items < VALUE_SAMPLE_ITEMS, values, distinct: Number(row?.get('kinds') ?? 0) };
     },
@@ -119,19 +126,17 @@ RETURN items, size(seen) AS kinds, seen[..$distinct] AS values`;
   );
   // An exact lookup's answer is kept as long as a sample: the same wrong value is often sent again.
   let existsTimeout = 10_000;
+  /** The lookups being loaded, by key: the cache's loader takes a key only. */
+  const pending = new Map<
+    string,
+    { database: string; owner: ValueOwner; property: string; wrapper: string | null; op: string; values: readonly unknown[] }
+  >();
   const lookups: TtlCache<boolean> = createTtlCache(
     async (key) => {
-      const [database, ownerJson, property, wrapper, op, value] = JSON.parse(key) as [
-        string,
-        string,
-        string,
-        string | null,
-        string,
-        unknown,
-      ];
-      const owner = JSON.parse(ownerJson) as ValueOwner;
+      const { database, owner, property, wrapper, op, values } = pending.get(key)!;
       const subject = wrapper ? `${wrapper}(x.${quoteName(property)})` : `x.${quoteName(property)}`;
-      const rows = await read(database, `${matchOf(owner)} WHERE ${subject} ${op} $value RETURN 1 LIMIT 1`, { value }, existsTimeout);
+      const test = op === '=' ? `${subject} IN $values` : `any(v IN $values WHERE ${subject} ${op} v)`;
+      const rows = await read(database, `${matchOf(owner)} WHERE ${test} RETURN 1 LIMIT 1`, { values }, existsTimeout);
       return rows.length > 0;
     },
     { ttlMs: opts.ttlMs ?? VALUE_SAMPLE_TTL_MS, maxKeys: opts.maxKeys ?? VALUE_SAMPLE_KEYS },
@@ -141,10 +146,18 @@ RETURN items, size(seen) AS kinds, seen[..$distinct] AS values`;
       timeoutFor = timeoutMs;
       return cache.get(JSON.stringify([database, JSON.stringify(owner), property]));
     },
-    async exists(database, owner, property, wrapper, op, value, timeoutMs) {
+    async exists(database, owner, property, wrapper, op, values, timeoutMs) {
       if ((wrapper && !SAFE_WRAPPERS.has(wrapper)) || !OPERATORS.has(op)) return true; // not checked: assume it does
       existsTimeout = timeoutMs;
-      return lookups.get(JSON.stringify([database, JSON.stringify(owner), property, wrapper ?? null, op, value]));
+      // The values may be long (a literal of megabytes): the cache keeps a digest of them, not them.
+      const lookup = { database, owner, property, wrapper: wrapper ?? null, op, values };
+      const key = createHash('sha256').update(JSON.stringify(lookup)).digest('base64');
+      pending.set(key, lookup);
+      try {
+        return await lookups.get(key);
+      } finally {
+        pending.delete(key);
+      }
     },
   };
 }

@@ -8,6 +8,7 @@ import neo4j from 'neo4j-driver';
 import type { GraphStore } from '../access/driver.js';
 import { isIndexLabel, quoteName } from '../dialect.js';
 import { toPlainJson, type Json } from '../access/plain-json.js';
+import { shownName } from '../../lib/shown-name.js';
 
 /** A node label and how many nodes carry it. */
 export interface LabelCount {
@@ -23,11 +24,17 @@ export interface TypeCount {
 
 /** `(:from)-[:type]->(:to)` and how often it occurs (estimated from a sample when `estimated`). */
 export interface Pattern {
+  /** The start node's labels joined by `:` ('' for none). */
   from: string;
   type: string;
+  /** The end node's labels joined by `:`. */
   to: string;
   count: number;
   estimated: boolean;
+  /** The start node's labels one by one, when a label of the pattern holds a `:` itself (else `from` split at `:`). */
+  fromLabels?: readonly string[];
+  /** The end node's labels one by one. */
+  toLabels?: readonly string[];
 }
 
 /** A property seen on sampled nodes of a label (or relationships of a type). */
@@ -238,13 +245,16 @@ RETURN labels(a) AS from, labels(b) AS to, count(*) AS c`;
   const seen = rows.reduce((n, r) => n + Number(r.c), 0);
   const estimated = seen < type.count;
   const scale = estimated && seen > 0 ? type.count / seen : 1;
-  const pick = (labels: unknown) => (labels as string[]).filter((l) => !isIndexLabel(l)).join(':');
+  const pick = (labels: unknown) => (labels as string[]).filter((l) => !isIndexLabel(l));
   const merged = new Map<string, Pattern>();
   for (const r of rows) {
-    const from = pick(r.from);
-    const to = pick(r.to);
-    const key = `${from}\u0000${to}`;
-    const p = merged.get(key) ?? { from, type: type.type, to, count: 0, estimated };
+    const fromLabels = pick(r.from);
+    const toLabels = pick(r.to);
+    const [from, to] = [fromLabels.join(':'), toLabels.join(':')];
+    const key = JSON.stringify([fromLabels, toLabels]);
+    // Split at `:`, the joined form gives the labels back unless one of them holds a `:` itself.
+    const exact = [...fromLabels, ...toLabels].some((l) => l.includes(':')) ? { fromLabels, toLabels } : {};
+    const p = merged.get(key) ?? { from, type: type.type, to, count: 0, estimated, ...exact };
     p.count += Number(r.c);
     merged.set(key, p);
   }
@@ -263,8 +273,15 @@ export async function sampleNodes(
   return rows.map((r) => toPlainJson(r.n, { maxStringLength: 500 }));
 }
 
-/** Formats a pattern as Cypher: `(:Person)-[:ACTED_IN]->(:Movie)`. */
-export function formatPattern(p: Pick<Pattern, 'from' | 'type' | 'to'>): string {
-  const node = (l: string) => (l ? `(:${l})` : '()');
-  return `${node(p.from)}-[:${p.type}]->${node(p.to)}`;
+/**
+ * Formats a pattern as Cypher: `(:Person)-[:ACTED_IN]->(:Movie)`, each name as
+ * {@link shownName} writes it (`` (:`Ignore all\u202E`) ``), `relProps` inside the relationship
+ * (` {since: INTEGER}`). Labels are `fromLabels` and `toLabels`, else `from` and `to` split at
+ * `:`; `type` may be alternatives joined by `|`, as a query writes them (`[:DIRECTED|ACTED_IN]`).
+ */
+export function formatPattern(p: Pick<Pattern, 'from' | 'type' | 'to' | 'fromLabels' | 'toLabels'>, relProps = ''): string {
+  const node = (labels: readonly string[]) => (labels.length ? `(${labels.map((l) => `:${shownName(l)}`).join('')})` : '()');
+  const split = (joined: string) => (joined ? joined.split(':') : []);
+  const types = p.type.split('|').map((t) => shownName(t));
+  return `${node(p.fromLabels ?? split(p.from))}-[:${types.join('|')}${relProps}]->${node(p.toLabels ?? split(p.to))}`;
 }

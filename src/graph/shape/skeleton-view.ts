@@ -8,6 +8,7 @@
  * A line is written at one of several levels of detail, so a large schema is named whole at a
  * lower level and the largest labels still get the detail (see {@link DETAIL_LEVELS}).
  */
+import { shownJson, shownName } from '../../lib/shown-name.js';
 import type { PropertyInfo } from './schema.js';
 
 /** One level of detail: properties shown at most, and whether kinds and example values are. */
@@ -71,16 +72,19 @@ const KIND_TEXT: Record<NonNullable<PropertyInfo['kind']>, string> = {
   boolean: 'STRING of booleans',
 };
 
-/** `freight: STRING of numbers`, `orderDate: STRING of dates like "1996-07-04 00:00:00.000"`, `country: STRING e.g. "UK", "USA"`. */
+/**
+ * `freight: STRING of numbers`, `orderDate: STRING of dates like "1996-07-04 00:00:00.000"`,
+ * `country: STRING e.g. "UK", "USA"`; the name as Cypher writes it (`` `unit price`: FLOAT ``).
+ */
 export function propertyText(p: PropertyInfo, level: DetailLevel): string {
   const type = level.kinds && p.kind ? KIND_TEXT[p.kind] : p.types.join('|');
   let tail = '';
-  if (level.values && p.kind === 'date' && typeof p.example === 'string') tail = ` like ${JSON.stringify(p.example)}`;
+  if (level.values && p.kind === 'date' && typeof p.example === 'string') tail = ` like ${shownJson(p.example)}`;
   else if (level.values && categoryLike(p)) {
-    const shown = p.values!.slice(0, level.values).map((v) => JSON.stringify(v));
+    const shown = p.values!.slice(0, level.values).map((v) => shownJson(v));
     tail = ` e.g. ${shown.join(', ')}${(p.distinct ?? 0) > shown.length ? ', …' : ''}`;
   }
-  return `${p.name}: ${type}${tail}`;
+  return `${shownName(p.name)}: ${type}${tail}`;
 }
 
 /** ` {a: T, b: T, …}` of the first properties at `level`, with `+N` for those left out; '' when none is shown. */

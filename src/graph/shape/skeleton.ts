@@ -20,6 +20,7 @@ import {
   type PropertyInfo,
   type TypeEnds,
 } from './schema.js';
+import { shownJson, shownName } from '../../lib/shown-name.js';
 import { DETAIL_LEVELS, orderProperties, propertyBlock } from './skeleton-view.js';
 
 /** The raw material of a skeleton. */
@@ -83,7 +84,8 @@ export async function computeSkeleton(graph: GraphStore, database: string, opts:
   const patterns: Pattern[] = [];
   for (const type of counts.types.slice(0, opts.detailedTypes ?? 60)) {
     for (const p of await typePatterns(graph, database, type, opts)) {
-      if (p.from.split(':').every((l) => !l || keep(l)) && p.to.split(':').every((l) => !l || keep(l))) {
+      const ends = [...(p.fromLabels ?? p.from.split(':')), ...(p.toLabels ?? p.to.split(':'))];
+      if (ends.every((l) => !l || keep(l))) {
         if (!opts.labelFilter || p.from || p.to) patterns.push(p);
       }
     }
@@ -173,6 +175,8 @@ const KINDS_LEGEND =
  * Formats skeleton data as text of at most `maxChars` characters: a header, one line per label
  * (largest first, its properties in order of use: src/graph/shape/skeleton-view.ts), one line per
  * pattern (a type's properties on its first pattern), and a summary line for what did not fit.
+ * Names are data: each is written as Cypher needs it, quoted and escaped where it must be
+ * (src/lib/shown-name.ts), so none can end its line or pass for an instruction.
  * Patterns take what they need up to 40 % of the budget; labels the rest, each at the richest
  * level of detail that fits (src/graph/shape/skeleton-view.ts). Scale: movies + Northwind (9 labels,
  * 12 patterns) fit whole in 3,400 characters. 200 labels and 400 patterns (test/unit/graph-skeleton):
@@ -181,7 +185,7 @@ const KINDS_LEGEND =
  * to 16,000 (23-character names), the largest with their properties.
  */
 export function formatSkeleton(data: SkeletonData, maxChars = DEFAULT_SKELETON_CHARS): string {
-  const header = `Graph "${data.database}": ${data.labels.length} labels, ${data.patterns.length} relationship patterns, ${num(data.relationshipCount)} relationships.`;
+  const header = `Graph ${shownJson(data.database)}: ${data.labels.length} labels, ${data.patterns.length} relationship patterns, ${num(data.relationshipCount)} relationships.`;
   const TAIL = 240;
   const budget = maxChars - header.length - 2 * TAIL - 64 - KINDS_LEGEND.length;
 
@@ -192,19 +196,16 @@ export function formatSkeleton(data: SkeletonData, maxChars = DEFAULT_SKELETON_C
     described.add(p.type);
     const props = first ? (typeProps.get(p.type) ?? []) : [];
     const count = `${p.estimated ? '~' : ''}${num(p.count)}`;
-    return (level: number) => {
-      const block = propertyBlock(props, DETAIL_LEVELS[Math.min(level, 2)]!);
-      const text = formatPattern(p);
-      return `- ${block ? text.replace(`[:${p.type}]`, `[:${p.type}${block}]`) : text} ${count}`;
-    };
+    return (level: number) => `- ${formatPattern(p, propertyBlock(props, DETAIL_LEVELS[Math.min(level, 2)]!))} ${count}`;
   });
   const patternNeed = patternAt.reduce((n, at) => n + at(0).length + 1, 0);
   const labelBudget = budget - Math.min(patternNeed, Math.floor(budget * 0.4));
   const labelAt = data.labels.map((l) => {
     const found = data.searchable?.get(l.label);
     const ordered = orderProperties(data.properties.get(l.label), found);
-    const search = found?.length ? ` search: ${found.join(', ')}` : '';
-    return (level: number) => `- :${l.label} (${num(l.count)})${propertyBlock(ordered, DETAIL_LEVELS[level]!)}${level < 3 ? search : ''}`;
+    const search = found?.length ? ` search: ${found.map((k) => shownName(k)).join(', ')}` : '';
+    const name = shownName(l.label);
+    return (level: number) => `- :${name} (${num(l.count)})${propertyBlock(ordered, DETAIL_LEVELS[level]!)}${level < 3 ? search : ''}`;
   });
   const labelLines = fitLines(labelAt, labelBudget);
   const used = labelLines.reduce((n, l) => n + l.length + 1, 0);
@@ -219,7 +220,7 @@ export function formatSkeleton(data: SkeletonData, maxChars = DEFAULT_SKELETON_C
     out.push(
       tailLine(
         `- … ${restLabels.length} more labels (${num(nodes)} nodes): `,
-        restLabels.map((l) => l.label),
+        restLabels.map((l) => shownName(l.label)),
         TAIL,
       ),
     );
@@ -227,7 +228,7 @@ export function formatSkeleton(data: SkeletonData, maxChars = DEFAULT_SKELETON_C
   out.push('Relationship patterns (count; ~ = estimated from a sample) {properties of the type}:', ...patternLines);
   const restPatterns = data.patterns.slice(patternLines.length);
   if (restPatterns.length) {
-    const types = [...new Set(restPatterns.map((p) => p.type))];
+    const types = [...new Set(restPatterns.map((p) => shownName(p.type)))];
     out.push(tailLine(`- … ${restPatterns.length} more patterns of types: `, types, TAIL));
   }
   if (!data.patterns.length) out.push('- (none)');

@@ -11,6 +11,7 @@
  * label's own identifier (`Order 10248`), then `Label #dbId`.
  */
 import neo4j from 'neo4j-driver';
+import { dropControls } from '../../lib/invisible.js';
 import { joinName, NAME_CHARS, NAME_LEAD_CHARS, nameCandidates, nameValue, norm } from './text-rules.js';
 
 /** A plan's name for one label (`keys` empty: the plan found that the label has no name). */
@@ -62,10 +63,13 @@ export function nodeName(names: readonly PlanName[], labels: readonly string[], 
   return keys ? join(keys) : '';
 }
 
+/** A label as part of a name: its controls dropped as a name's are (text-rules.ts `nameValue`). */
+const labelText = (label: string | undefined) => dropControls(label ?? '').trim() || 'Node';
+
 /**
  * The name a node is shown by: {@link nodeName}, else its label and own identifier (`Order
  * 10248`; labels in order, keys alphabetically), else its first label and `dbId` (`Order #42`).
- * Never empty.
+ * Never empty, and never holds a control character (NUL, a right-to-left override).
  */
 export function displayName(names: readonly PlanName[], labels: readonly string[], fields: NameFields, dbId: unknown): string {
   const name = nodeName(names, labels, fields);
@@ -74,10 +78,10 @@ export function displayName(names: readonly PlanName[], labels: readonly string[
   for (const label of labels) {
     for (const [key, value] of sorted) {
       const id = ownId(label, key, value);
-      if (id !== null) return `${label} ${id}`;
+      if (id !== null) return `${labelText(label)} ${id}`;
     }
   }
-  return `${labels[0] ?? 'Node'} #${wholeNumber(dbId) ?? String(dbId)}`;
+  return `${labelText(labels[0])} #${wholeNumber(dbId) ?? String(dbId)}`;
 }
 
 /** Every key `names` name nodes by, once each: the database sends these besides the rule's keys (`$nameKeys` of dialect.ts `nameFieldsOf`). */

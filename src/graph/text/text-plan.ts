@@ -1,6 +1,6 @@
 /**
  * The text plan of a graph: for every label, where its nodes' text comes from. A label whose
- * nodes have `TEXT_PROPERTY` keeps it (`text`, the seed's behaviour); a label named in an
+ * nodes have `TEXT_PROPERTY` (a string, or a list of strings) keeps it (`text`, the seed's behaviour); a label named in an
  * explicit choice uses the properties given (`explicit`); any other label is sampled and its
  * name and descriptive properties found by rule (`discovered`, src/graph/text/text-rules.ts); a label
  * with nothing that reads as text is left out (`none`), with every property's reason.
@@ -216,7 +216,7 @@ export async function readTextPlan(driver: Driver, database: string, opts: ReadT
       else labels.push(plan);
       continue;
     }
-    const hasText = sample.properties.some((p) => p.key === textProperty && p.strings.length > 0);
+    const hasText = sample.properties.some((p) => p.key === textProperty && givesText(p));
     if (hasText) {
       labels.push({ label, nodes: sample.nodes, source: 'text', name: [], body: [textProperty], skipped: [] });
       continue;

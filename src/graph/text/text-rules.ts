@@ -24,6 +24,7 @@
  * they are answers as often as they are gaps.
  */
 import { BASE64_BLOB, HEX_BLOB, LONG_TOKEN } from '../../lib/blob.js';
+import { dropControls } from '../../lib/invisible.js';
 
 /** Why a property is not part of a label's text. */
 export type SkipReason =
@@ -110,7 +111,8 @@ const OTHER_DATE = /^\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}$/;
 const NUMBER = /^[-+]?[$€£]?\s?\d[\d,' ]*(\.\d+)?([eE][-+]?\d+)?\s?%?$/;
 const BOOLEAN = /^(true|false|yes|no)$/i;
 /** A URL, an e-mail address, or an Access-style hyperlink (`#CAJUN.HTM#`). */
-const URL_LIKE = /:\/\/|^www\.|^[^\s@]+@[^\s@]+\.[a-z]{2,}$|#\S*#$/i;
+// The hyperlink's last two `#` hold no space or `#` between them: the same strings as `#\S*#$`, read in linear time.
+const URL_LIKE = /:\/\/|^www\.|^[^\s@]+@[^\s@]+\.[a-z]{2,}$|#[^\s#]*#$/i;
 /** Keys that name a link or a file: `homePage`, `website`, `photoPath`, `imageUrl`, `email`. */
 const URL_KEY = /(url|uri|href|link|homepage|website|email|path)$/i;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -121,7 +123,8 @@ const PHONE_KEY = /(^|_)(tel|telephone|phone|fax|mobile)(_?(number|no|nr))?$/i;
 /** The same in camel case: `homePhone`, `faxNumber` (case matters: `hotel` is no phone). */
 const PHONE_CAMEL_KEY = /[a-z0-9](Tel|Telephone|Phone|Fax|Mobile)(Number|No|Nr)?$/;
 /** A phone or fax number, with an extension if any: `(171) 555-2222`, `+49 30 1234567 ext. 12`. */
-const PHONE = /^\+?[\d\s().\-/]*\d[\d\s().\-/]{5,}(\s*(ext|x)\.?\s*\d+)?$/i;
+// The run before the first digit holds no digit, and the spaces before `ext` belong to the run: each string splits one way.
+const PHONE = /^\+?[\s().\-/]*\d[\d\s().\-/]{5,}((ext|x)\.?\s*\d+)?$/i;
 /** Keys that name an identifier or a code: `id`, `customerID`, `product_id`, `isbn`, `sku`, `zipCode`, `apiKey`. */
 const ID_KEY =
   /(^|_)([iI][dD]s?|uuid|guid|key|code|isbn|sku|identifiers?|UUID|GUID|KEY|CODE|ISBN|SKU|IDENTIFIERS?)$|^(id|uuid|guid)[A-Z_]|[a-z0-9](Id|ID|Ids|IDs|Uuid|UUID|Key|Code|Identifiers?)$/;
@@ -261,12 +264,18 @@ export function nameCandidates(labels: readonly string[], keys: readonly string[
   return out;
 }
 
-/** A value that can be a name: a string, not blank, not a placeholder; trimmed and cut to {@link NAME_CHARS}. */
+/**
+ * A value that can be a name: a string, not blank, not a placeholder; trimmed and cut to
+ * {@link NAME_CHARS}, with its controls dropped (NUL, C1, direction overrides and marks; line
+ * breaks and tabs as spaces: src/lib/invisible.ts `dropControls`), so a name shown anywhere
+ * stays on its line and reads in the order its letters have.
+ */
 export function nameValue(value: unknown): string | null {
   if (typeof value !== 'string') return null;
+  const lead = dropControls(value.slice(0, NAME_CHARS + NAME_LEAD_CHARS));
   // A long value starting with this much blank names nothing (the database sends only the lead of a long value: node-name.ts).
-  if (value.length > NAME_LEAD_CHARS ? !value.slice(0, NAME_LEAD_CHARS).trim() : isPlaceholder(value)) return null;
-  const v = value.slice(0, NAME_CHARS + NAME_LEAD_CHARS).trim();
+  if (lead.length > NAME_LEAD_CHARS ? !lead.slice(0, NAME_LEAD_CHARS).trim() : isPlaceholder(lead)) return null;
+  const v = lead.trim();
   return v.length > NAME_CHARS ? `${v.slice(0, NAME_CHARS - 1)}…` : v;
 }
 

@@ -5,7 +5,7 @@
  */
 import type { ChatSessionView } from '../../contract/chat.js';
 import { request } from './api.js';
-import { escapeMarkdown } from '../../lib/text.js';
+import { escapeMarkdown, trimChar } from '../../lib/text.js';
 import { announce } from './dom.js';
 
 /** The session as a Markdown document (answers are Markdown already; names and questions are escaped). */
@@ -31,10 +31,7 @@ export function sessionMarkdown(s: ChatSessionView): string {
 
 /** A file name from the chat's name (letters and digits, dashes between). */
 export function fileName(name: string, ext: string): string {
-  const base = name
-    .replace(/[^\p{L}\p{N}]+/gu, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60);
+  const base = trimChar(name.replace(/[^\p{L}\p{N}]+/gu, '-'), '-', 'both').slice(0, 60);
   return `${base || 'chat'}.${ext}`;
 }
 
