@@ -280,10 +280,12 @@ export async function runReadQuery(
   limits: ReadQueryLimits,
   options: ReadQueryOptions = {},
 ): Promise<ReadQueryResult> {
-  const started = Date.now();
+  let started = Date.now();
   let release: (() => void) | undefined;
   try {
     release = await takeSlot(graph, limits.maxConcurrent ?? Number.POSITIVE_INFINITY);
+    // The caller's time runs from when its query may start: a wait for a slot is not spent on the query or its checks.
+    started = Date.now();
     const work = readQuery(graph, database, cypher, params, limits, options, started);
     work.catch(() => {}); // a late failure after the answer went out is not unhandled
     const answer = await withTimeout(work, limits.timeoutMs + ANSWER_MARGIN_MS, 'graph query');
