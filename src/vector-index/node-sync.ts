@@ -9,14 +9,17 @@
  *    cuts them (./index-source.ts). A chunk text the node already has keeps its chunk node and
  *    vector (content-addressed: only texts it did not have go to the model), so an edit to one
  *    paragraph of a long text embeds that paragraph's chunks, and a changed filter value or a
- *    renumbered chunk is set in place. The window's chunks are replaced in one transaction.
+ *    renumbered chunk is set in place. The window's writes go in transactions bounded by their
+ *    estimated size, not by node count ((`splitWrites` in ./write-windows.ts)); a node too large for one is written
+ *    in parts, chunk 0 last, and a node whose write fails is left out, as below.
  * 3. The chunks of nodes that were deleted, or no longer have text under the plan, are deleted.
  *
  * A node with nothing to index keeps a marker (a chunk node with its `sig` and no text or
  * vector, in neither index), so it is not read again until it changes. A node whose content
- * fails is left out and reported (./skipped-nodes.ts) and tried again by the next pass. A
- * failure (database or model server down, the lock lost) ends the pass: the windows written
- * are in step, the others are found again by the next pass; nothing unchanged is touched.
+ * fails (its read, its chunking, or its write) is left out and reported (./skipped-nodes.ts) and
+ * tried again by the next pass. A failure (database or model server down, the lock lost) ends
+ * the pass: the nodes written are in step, the others are found again by the next pass; nothing
+ * unchanged is touched.
  *
  * Chunk nodes written here have batch key `sync`: a later build finds their batches incomplete
  * and writes them again (from its vector cache where it has them), as it would after any edit.
@@ -32,6 +35,7 @@ import { chunkingChange, readIndexMeta, writeIndexMeta } from './index-meta.js';
 import { toList } from '../graph/access/index-writer.js';
 import { type CarryState, type ChunkText, type NodeRef, nodeChunkTexts, readParams, readRowsById, rowReader } from './index-source.js';
 import { createSkippedNodes, SKIPPED_SHOWN, type SkippedNodes } from './skipped-nodes.js';
+import { isWriteContentError, splitWrites, storedBytes, WRITE_BYTES } from './write-windows.js';
 
 /** What one index's sync did. */
 export interface NodeSyncReport {
@@ -50,7 +54,7 @@ export interface NodeSyncReport {
   plan: TextPlan;
 }
 
-/** Changed nodes read, chunked, embedded and written per transaction. */
+/** Changed nodes read and chunked together; their writes go in transactions of at most {@link WRITE_BYTES}. */
 const WINDOW = 256;
 /** Source ids whose chunks one delete transaction removes. */
 const DELETE_SLICE = 1_000;
@@ -60,6 +64,8 @@ export interface NodeSyncOptions {
   graph: string;
   model: string;
   indexName: string;
+  /** Estimated transaction memory of one write, in bytes; default {@link WRITE_BYTES}. */
+  writeBytes?: number;
 }
 
 /**
@@ -102,6 +108,7 @@ export async function syncIndexNodes(deps: IndexBuildDeps, opts: NodeSyncOptions
     const store = createChunkStore(driver, graph, index);
     const { namesApart } = await store.prepare();
     const embedder = await deps.embedders.get(model);
+    const dims = embedder.dimensions;
     const params = readParams(plan, carry);
     const read = rowReader(plan, settings.format, carry);
     const fields = new Set(carryFields(settings.carry));
@@ -137,23 +144,61 @@ export async function syncIndexNodes(deps: IndexBuildDeps, opts: NodeSyncOptions
       if (!wanted.size) return;
       const stored = await store.chunksOf([...wanted.keys()]);
       const writes: NodeWrite[] = [];
-      const toEmbed: { row: NodeWrite['rows'][number]; text: string }[] = [];
+      const staleBytes = new Map<string, number>();
       for (const [nodeId, want] of wanted) {
-        const w = planNode(nodeId, want, stored.get(nodeId) ?? [], fields, namesApart);
-        for (const row of w.rows) toEmbed.push({ row, text: (row.props.chunkText ?? row.props.nameText) as string });
+        const old = stored.get(nodeId) ?? [];
+        for (const c of old) staleBytes.set(c.id, storedBytes(c, dims));
+        const w = planNode(nodeId, want, old, fields, namesApart);
         report.chunksKept += w.kept.length;
         writes.push(w);
       }
-      if (toEmbed.length) {
-        const vectors = await embedder.embed(toEmbed.map((e) => e.text));
-        toEmbed.forEach((e, i) => {
-          e.row.vector = toList(vectors[i]!);
-        });
+      const groups = splitWrites(writes, { dims, stale: (id) => staleBytes.get(id) ?? 0 }, opts.writeBytes);
+      // The next transaction's chunks are embedded while this one is written (a large node is many).
+      let embedded = embedGroup(groups[0] ?? []);
+      for (const [i, group] of groups.entries()) {
+        await embedded;
+        embedded = embedGroup(groups[i + 1] ?? []);
+        // Awaited in the next round; when this write ends the pass first, its failure is moot.
+        embedded.catch(() => undefined);
+        await writeGroup(group);
       }
+    };
+
+    /** Nodes a write failed on: left out, and the rest of their parts with them. */
+    const failed = new Set<string>();
+    /** Embeds the new chunks of `group` (one transaction's writes) that have no vector yet. */
+    const embedGroup = async (group: readonly NodeWrite[]) => {
+      const rows = group.filter((w) => !failed.has(w.nodeId)).flatMap((w) => w.rows.filter((r) => !r.vector.length));
+      if (!rows.length) return;
+      const vectors = await embedder.embed(rows.map((r) => (r.props.chunkText ?? r.props.nameText) as string));
+      rows.forEach((r, i) => {
+        r.vector = toList(vectors[i]!);
+      });
+      report.chunksEmbedded += rows.length;
+    };
+    /**
+     * Writes `group` in one transaction. A write its content fails ({@link isWriteContentError})
+     * is halved until the node that fails it is alone; that node is left out and reported, and
+     * tried again by the next pass.
+     */
+    const writeGroup = async (group: NodeWrite[]): Promise<void> => {
+      const live = group.filter((w) => !failed.has(w.nodeId));
+      if (!live.length) return;
+      await embedGroup(live);
       lock.assertHeld();
-      report.chunksDeleted += await store.writeNodes(writes, settings.namesIndex === true);
-      report.chunksEmbedded += toEmbed.length;
-      report.chunksWritten += toEmbed.length;
+      try {
+        report.chunksDeleted += await store.writeNodes(live, settings.namesIndex === true);
+        report.chunksWritten += live.reduce((n, w) => n + w.rows.length, 0);
+      } catch (err) {
+        if (!isWriteContentError(err)) throw err;
+        if (live.length === 1) {
+          failed.add(live[0]!.nodeId);
+          return skipped.add(live[0]!.nodeId, err);
+        }
+        const half = Math.ceil(live.length / 2);
+        await writeGroup(live.slice(0, half));
+        await writeGroup(live.slice(half));
+      }
     };
 
     let refs: NodeRef[] = [];
@@ -216,9 +261,10 @@ export function planNode(
     if (c.text === null) continue;
     byText.set(c.text, [...(byText.get(c.text) ?? []), c]);
   }
-  const write: NodeWrite = { nodeId, kept: [], rows: [] };
+  const write: NodeWrite = { nodeId, stale: [], kept: [], rows: [] };
   if (!want.texts.length) {
     write.marker = { chunk: neo4j.int(0), sig: want.sig };
+    write.stale = stored.map((c) => c.id);
     return write;
   }
   for (const [i, chunk] of want.texts.entries()) {
@@ -239,5 +285,7 @@ export function planNode(
     for (const k of old.keys) if (carried.has(k) && !(want.carry && k in want.carry)) props[k] = null;
     write.kept.push({ id: old.id, props });
   }
+  const kept = new Set(write.kept.map((k) => k.id));
+  write.stale = stored.filter((c) => !kept.has(c.id)).map((c) => c.id);
   return write;
 }

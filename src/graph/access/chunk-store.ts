@@ -30,11 +30,18 @@ export interface StoredChunk {
   nameOnly: boolean;
   /** Its property names (the carried filter fields among them). */
   keys: string[];
+  /** Characters of its `sig` (chunk 0 only; 0 when none): what deleting it costs a transaction. */
+  sigChars?: number;
 }
 
-/** What one node's chunks become in {@link ChunkStore.writeNodes}. */
+/**
+ * What one node's chunks become in {@link ChunkStore.writeNodes}, or one part of that: a node too
+ * large for one transaction is written as several (src/vector-index/node-sync.ts `splitWrites`).
+ */
 export interface NodeWrite {
   nodeId: string;
+  /** Its stored chunk nodes that go (elementIds): those not kept. */
+  stale: string[];
   /** Stored chunks kept as they are (their vectors unchanged), with the properties to set on them (null removes one). */
   kept: { id: string; props: Record<string, unknown> }[];
   /** New chunks: their properties (`chunk`, `chunkText` or `nameText`, `sig` on chunk 0, carried fields) and vectors. */
@@ -64,11 +71,17 @@ export interface ChunkStore {
   /** The stored chunks of these source nodes. */
   chunksOf(nodeIds: readonly string[]): Promise<Map<string, StoredChunk[]>>;
   /**
-   * Replaces the chunks of these nodes in one transaction; returns the chunk nodes deleted.
+   * Writes these nodes' chunks in one transaction (their stale chunk nodes deleted, kept ones
+   * updated, new ones created); returns the chunk nodes deleted. Not retried: a transient error
+   * (a transaction over the server's memory limit among them) is the caller's to handle, at once.
    * `namesIndex`: the index keeps name chunks' vectors apart (`vectorPropertyOf` in ../dialect.ts, as its build recorded).
    */
   writeNodes(writes: readonly NodeWrite[], namesIndex: boolean): Promise<number>;
-  /** Deletes every chunk of these source nodes; returns how many. */
+  /**
+   * Deletes every chunk of these source nodes, {@link DELETE_ROWS} chunk nodes per transaction
+   * (a deleted chunk costs its transaction its values), each node's chunk 0 last: a node cut short
+   * keeps its chunk 0, so the next change check finds it gone again. Returns how many.
+   */
   deleteNodes(nodeIds: readonly string[]): Promise<number>;
   /**
    * Which of the carried properties `props` some text node still holds as a value a filtered
@@ -79,11 +92,26 @@ export interface ChunkStore {
 
 /** Records the driver pulls per round trip of the change check. */
 const FETCH_SIZE = 1_000;
+/** Chunk nodes one transaction of {@link ChunkStore.deleteNodes} deletes (a chunk of 512 dimensions and 1,000 characters: ~5 KB). */
+const DELETE_ROWS = 2_000;
 
 /** The chunk store of index `indexName` in `database`. */
 export function createChunkStore(driver: Driver, database: string, indexName: string): ChunkStore {
   const label = quoteName(chunkLabel(indexName));
   const run = (cypher: string, params: Record<string, unknown> = {}) => driver.executeQuery(cypher, params, { database });
+  /**
+   * One auto-commit transaction, not retried: the driver's managed transactions retry a
+   * transient error for 30 s, and a write over the server's memory limit fails the same way each
+   * time. Also what `CALL { } IN TRANSACTIONS` needs.
+   */
+  const runOnce = async (cypher: string, params: Record<string, unknown>) => {
+    const session = driver.session({ database });
+    try {
+      return await session.run(cypher, params).summary();
+    } finally {
+      await session.close();
+    }
+  };
   /** Streams a change query's rows (the driver pauses it while the sync works through a window). */
   async function* stream(cypher: string, params: Record<string, unknown>): AsyncGenerator<ChangedNode> {
     for await (const r of streamRecords(driver, database, cypher, params, FETCH_SIZE)) {
@@ -126,7 +154,8 @@ RETURN elementId(n) AS nodeId, id(n) AS seq`,
     async chunksOf(nodeIds) {
       const { records } = await driver.executeQuery(
         `UNWIND $ids AS id MATCH (c:${label} {nodeId: id})
-RETURN id, elementId(c) AS chunkId, c.chunk AS chunk, coalesce(c.chunkText, c.nameText) AS text, c.nameText IS NOT NULL AS nameOnly, keys(c) AS keys`,
+RETURN id, elementId(c) AS chunkId, c.chunk AS chunk, coalesce(c.chunkText, c.nameText) AS text, c.nameText IS NOT NULL AS nameOnly, keys(c) AS keys,
+  CASE WHEN c.chunk = 0 THEN reduce(t = 0, s IN coalesce(c.sig, []) | t + size(s)) ELSE 0 END AS sigChars`,
         { ids: nodeIds },
         { database, routing: 'READ' },
       );
@@ -140,18 +169,20 @@ RETURN id, elementId(c) AS chunkId, c.chunk AS chunk, coalesce(c.chunkText, c.na
           text: r.get('text') as string | null,
           nameOnly: r.get('nameOnly') as boolean,
           keys: r.get('keys') as string[],
+          sigChars: Number(r.get('sigChars')),
         });
         out.set(id, list);
       }
       return out;
     },
     async writeNodes(writes, namesIndex) {
-      // Per node: its other chunk nodes deleted, kept ones updated in place (their vectors and
+      // Per node: its stale chunk nodes deleted, kept ones updated in place (their vectors and
       // index entries untouched), new ones created with their vectors.
-      const { summary } = await run(
+      const summary = await runOnce(
         `UNWIND $writes AS w
 CALL (w) {
-  MATCH (old:${label} {nodeId: w.nodeId}) WHERE NOT elementId(old) IN [k IN w.kept | k.id]
+  UNWIND w.stale AS id
+  MATCH (old:${label}) WHERE elementId(old) = id
   DELETE old
 }
 CALL (w) {
@@ -172,14 +203,25 @@ CALL (w) {
   CALL db.create.setNodeVectorProperty(c, ${vectorPropertyOf('c')}, row.vector)
 }`,
         {
-          writes: writes.map((w) => ({ nodeId: w.nodeId, kept: w.kept, rows: w.rows, markers: w.marker ? [w.marker] : [] })),
+          writes: writes.map((w) => ({
+            nodeId: w.nodeId,
+            stale: w.stale,
+            kept: w.kept,
+            rows: w.rows,
+            markers: w.marker ? [w.marker] : [],
+          })),
           namesIndex,
         },
       );
       return summary.counters.updates().nodesDeleted;
     },
     async deleteNodes(nodeIds) {
-      const { summary } = await run(`UNWIND $ids AS id MATCH (c:${label} {nodeId: id}) DELETE c`, { ids: nodeIds });
+      const summary = await runOnce(
+        `UNWIND $ids AS id MATCH (c:${label} {nodeId: id})
+WITH c ORDER BY c.chunk = 0
+CALL (c) { DELETE c } IN TRANSACTIONS OF ${DELETE_ROWS} ROWS`,
+        { ids: nodeIds },
+      );
       return summary.counters.updates().nodesDeleted;
     },
     async unindexable(params, props, maxChars) {
