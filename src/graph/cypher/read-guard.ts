@@ -5,9 +5,13 @@
  * settings and connections, `SHOW SETTINGS` / `TERMINATE TRANSACTIONS` plan as reads, and APOC
  * (when installed) adds loaders and `apoc.cypher.run*` that would smuggle a query past this
  * check. The text check catches them early with a clear message; the plan check sees through
- * quoting, comments and spacing.
+ * quoting, comments and spacing. The text check also refuses a query too large or too deep to
+ * plan: Neo4j cannot stop planning once it starts (a terminated query plans on), and a deep
+ * enough expression overflows its stack and never answers. Every reading here is one pass over
+ * the text, with no regular expression that can rescan it.
  */
 import type { Plan } from 'neo4j-driver';
+import { isDigit, isSpace, sizeRefusal } from './query-size.js';
 
 /** Procedure and function namespaces `graph_query` refuses (matched as prefixes, lower case). */
 export const DENIED_PROCEDURES: readonly string[] = Object.freeze([
@@ -64,34 +68,59 @@ export class QueryRefusedError extends Error {
  */
 export function maskLiterals(cypher: string): { code: string; strings: string[] } {
   const strings: string[] = [];
-  let code = '';
+  // Copied in slices and joined once: a query may be long, and one string per character is slow.
+  const code: string[] = [];
+  let plain = 0; // where the text not copied to `code` yet starts
   for (let i = 0; i < cypher.length; i++) {
     const ch = cypher[i]!;
     const next = cypher[i + 1];
+    if (ch !== "'" && ch !== '"' && ch !== '`' && !(ch === '/' && (next === '/' || next === '*'))) continue;
+    code.push(cypher.slice(plain, i));
     if (ch === '/' && next === '/') {
-      while (i < cypher.length && cypher[i] !== '\n') i++;
-      code += ' ';
-    } else if (ch === '/' && next === '*') {
+      const end = cypher.indexOf('\n', i);
+      i = end < 0 ? cypher.length : end;
+      code.push(' ');
+    } else if (ch === '/') {
       const end = cypher.indexOf('*/', i + 2);
       i = end < 0 ? cypher.length : end + 1;
-      code += ' ';
-    } else if (ch === "'" || ch === '"') {
-      let text = '';
+      code.push(' ');
+    } else if (ch === '`') {
+      const end = cypher.indexOf('`', i + 1);
+      code.push(cypher.slice(i + 1, end < 0 ? cypher.length : end));
+      i = end < 0 ? cypher.length : end;
+    } else {
+      const text: string[] = [];
+      let from = i + 1;
       for (i++; i < cypher.length && cypher[i] !== ch; i++) {
         if (cypher[i] === '\\' && i + 1 < cypher.length) {
           const e = cypher[++i]!;
-          text += e === 'n' ? '\n' : e === 't' ? '\t' : e;
-        } else text += cypher[i];
+          text.push(cypher.slice(from, i - 1), e === 'n' ? '\n' : e === 't' ? '\t' : e);
+          from = i + 1;
+        }
       }
-      code += `'#${strings.length}'`;
-      strings.push(text);
-    } else if (ch === '`') {
-      const end = cypher.indexOf('`', i + 1);
-      code += cypher.slice(i + 1, end < 0 ? cypher.length : end);
-      i = end < 0 ? cypher.length : end;
-    } else code += ch;
+      text.push(cypher.slice(from, i));
+      code.push(`'#${strings.length}'`);
+      strings.push(text.join(''));
+    }
+    plain = i + 1;
   }
-  return { code: code.replace(/\s*\.\s*/g, '.'), strings };
+  code.push(cypher.slice(plain));
+  return { code: closeDots(code.join('')), strings };
+}
+
+/** `code` with the white space around each dot removed, in one pass (a regular expression rescans long runs of spaces). */
+function closeDots(code: string): string {
+  const out: string[] = [];
+  let from = 0;
+  for (let dot = code.indexOf('.'); dot >= 0; dot = code.indexOf('.', from)) {
+    let end = dot;
+    while (end > from && isSpace(code.charCodeAt(end - 1))) end--;
+    out.push(code.slice(from, end), '.');
+    from = dot + 1;
+    while (from < code.length && isSpace(code.charCodeAt(from))) from++;
+  }
+  out.push(code.slice(from));
+  return out.join('');
 }
 
 /**
@@ -108,18 +137,34 @@ function deniedName(name: string): string | undefined {
   return DENIED_PROCEDURES.find((p) => lower.startsWith(p) || lower === p.replace(/\.$/, ''));
 }
 
-/** Deepest nesting of (), [] and {} a query may have. */
-export const MAX_NESTING = 64;
+const isNameStart = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+const isNameChar = (c: number) => isNameStart(c) || isDigit(c);
 
-/** The deepest nesting of brackets in `code` (strings and comments already blanked). */
-function nestingDepth(code: string): number {
-  let depth = 0;
-  let max = 0;
-  for (const ch of code) {
-    if (ch === '(' || ch === '[' || ch === '{') max = Math.max(max, ++depth);
-    else if (ch === ')' || ch === ']' || ch === '}') depth = Math.max(0, depth - 1);
+/**
+ * The dotted names called in `code` (`db.labels(`, `apoc.load.json (`), left to right, each
+ * read from the start of its dotted chain. One pass: a regular expression would rescan a long
+ * `a.b.c…` chain from each of its dots.
+ */
+function calledNames(code: string): string[] {
+  const names: string[] = [];
+  for (let i = 0; i < code.length; ) {
+    if (!isNameStart(code.charCodeAt(i)) || (i > 0 && isNameChar(code.charCodeAt(i - 1)))) {
+      i++;
+      continue;
+    }
+    let end = i;
+    let parts = 0;
+    do {
+      end++;
+      while (end < code.length && isNameChar(code.charCodeAt(end))) end++;
+      parts++;
+    } while (code[end] === '.' && isNameStart(code.charCodeAt(end + 1)) && ++end);
+    let after = end;
+    while (after < code.length && isSpace(code.charCodeAt(after))) after++;
+    if (parts > 1 && code[after] === '(') names.push(code.slice(i, end));
+    i = end;
   }
-  return max;
+  return names;
 }
 
 /**
@@ -132,14 +177,12 @@ export function checkQueryText(cypher: string): void {
     throw new QueryRefusedError('send the query without EXPLAIN/PROFILE; it is planned and checked for you');
   }
   const text = codeOf(cypher);
-  const depth = nestingDepth(text);
-  // Neo4j's parser takes minutes to fail on a 50,000-deep expression, and no query a person or
-  // a model writes nests anywhere near this deep.
-  if (depth > MAX_NESTING) throw new QueryRefusedError(`refused: brackets nest ${depth} deep; at most ${MAX_NESTING} are allowed`);
+  const tooLarge = sizeRefusal(cypher, text);
+  if (tooLarge) throw new QueryRefusedError(tooLarge);
   for (const [re, why] of TEXT_RULES) if (re.test(text)) throw new QueryRefusedError(`refused: ${why}`);
-  for (const m of text.matchAll(/\b([A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)+)\s*\(/g)) {
-    const hit = deniedName(m[1]!);
-    if (hit) throw new QueryRefusedError(`refused: ${m[1]} is not allowed (${hit}* reaches outside the graph)`);
+  for (const name of calledNames(text)) {
+    const hit = deniedName(name);
+    if (hit) throw new QueryRefusedError(`refused: ${name} is not allowed (${hit}* reaches outside the graph)`);
   }
 }
 
