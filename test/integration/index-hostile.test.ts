@@ -18,6 +18,7 @@ import { HEADER_CHARS } from '../../src/vector-index/index-source.js';
 import { syncGraph } from '../../src/vector-index/index-sync.js';
 import { dropSearchIndex } from '../../src/graph/access/index-writer.js';
 import { createTestApp } from '../helpers/deps.js';
+import { rewritingDriver } from '../helpers/rewriting-driver.js';
 
 const MODEL = 'minishlab/potion-base-32M';
 const tag = Math.random().toString(36).slice(2, 8);
@@ -208,24 +209,7 @@ function boomingDriver(real: Driver, boomKey: string): Driver {
       'RETURN id(n) AS seq, elementId(n) AS nodeId, ',
       `RETURN id(n) + coalesce(1 / (n.${quoteName(boomKey)} - n.${quoteName(boomKey)}), 0) AS seq, elementId(n) AS nodeId, `,
     );
-  type Run = (cypher: string, ...rest: unknown[]) => unknown;
-  return new Proxy(real, {
-    get(target, p) {
-      if (p === 'executeQuery') {
-        const run = target.executeQuery.bind(target) as unknown as Run;
-        return (cypher: string, ...rest: unknown[]) => run(boom(cypher), ...rest);
-      }
-      if (p === 'session')
-        return (o: Parameters<Driver['session']>[0]) => {
-          const s = target.session(o);
-          const run = s.run.bind(s) as unknown as Run;
-          s.run = ((cypher: string, ...rest: unknown[]) => run(boom(cypher), ...rest)) as typeof s.run;
-          return s;
-        };
-      const v = Reflect.get(target, p);
-      return typeof v === 'function' ? v.bind(target) : v;
-    },
-  });
+  return rewritingDriver(real, boom);
 }
 
 describe('a node whose row fails the database read', () => {

@@ -16,6 +16,7 @@ import { syncGraph } from '../../src/vector-index/index-sync.js';
 import { syncIndexNodes } from '../../src/vector-index/node-sync.js';
 import { createTestDeps } from '../helpers/deps.js';
 import { createSyncFixture, spyEmbedders } from './index-fixtures.js';
+import { rewritingDriver } from '../helpers/rewriting-driver.js';
 
 const MODEL = 'minishlab/potion-base-32M';
 const { label: LABEL, index, env } = createSyncFixture('LargeSync');
@@ -135,24 +136,7 @@ function boomingDriver(real: Driver, word: string): Driver {
       'WITH c, row\n  CALL db.create.setNodeVectorProperty',
       `WITH c, row WHERE 1 / CASE WHEN coalesce(row.props.chunkText, '') CONTAINS '${word}' THEN 0 ELSE 1 END = 1\n  CALL db.create.setNodeVectorProperty`,
     );
-  type Run = (cypher: string, ...rest: unknown[]) => unknown;
-  return new Proxy(real, {
-    get(target, p) {
-      if (p === 'executeQuery') {
-        const run = target.executeQuery.bind(target) as unknown as Run;
-        return (cypher: string, ...rest: unknown[]) => run(boom(cypher), ...rest);
-      }
-      if (p === 'session')
-        return (o: Parameters<Driver['session']>[0]) => {
-          const s = target.session(o);
-          const run = s.run.bind(s) as unknown as Run;
-          s.run = ((cypher: string, ...rest: unknown[]) => run(boom(cypher), ...rest)) as typeof s.run;
-          return s;
-        };
-      const v = Reflect.get(target, p);
-      return typeof v === 'function' ? v.bind(target) : v;
-    },
-  });
+  return rewritingDriver(real, boom);
 }
 
 describe('a node whose write fails', () => {
