@@ -27,7 +27,7 @@
  * whole property (src/lib/blob.ts). A 26 KB base64 picture inside a description became 65 chunks of noise that
  * matched nothing a user asks and pulled the node's vectors off its real topic.
  */
-import { BASE64_BLOB, HEX_BLOB, LONG_TOKEN } from '../lib/blob.js';
+import { BASE64_BLOB, HEX_BLOB, isLongEncodedRun } from '../lib/blob.js';
 
 /** Chunk size and overlap, in tokens. */
 export interface ChunkingOptions {
@@ -91,7 +91,7 @@ function isBlob(token: string): boolean {
   const core = token.replace(AROUND, '');
   if (HEX_BLOB.test(core)) return true;
   if (BASE64_BLOB.test(core) && /[0-9+/]/.test(core)) return true;
-  return token.length > LONG_TOKEN && !token.includes('://');
+  return isLongEncodedRun(token);
 }
 
 /**

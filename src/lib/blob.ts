@@ -12,3 +12,13 @@ export const HEX_BLOB = /^(0x)?[0-9a-f]{32,}$/i;
 
 /** Base64 of 40 characters or more, padding included. */
 export const BASE64_BLOB = /^[A-Za-z0-9+/]{40,}={0,2}$/;
+
+/**
+ * True when a whitespace-free run longer than {@link LONG_TOKEN} is encoded data, told by its
+ * alphabet: printable ASCII only (a data URI, a base64url token, a long hash), and not a URL, which
+ * reads as words to a user and a search. A missing space alone says nothing: Chinese, Japanese
+ * and Thai prose runs on without one.
+ */
+export function isLongEncodedRun(token: string): boolean {
+  return token.length > LONG_TOKEN && /^[\x21-\x7e]+$/.test(token) && !token.includes('://');
+}

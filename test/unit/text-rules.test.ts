@@ -146,6 +146,32 @@ describe('skipReason', () => {
     expect(skip(p('notes', [`see ${'x'.repeat(64)} here`]))).toBeNull();
   });
 
+  it('prose without spaces is text: Chinese, Japanese and Thai descriptions are not blobs', () => {
+    const prose = {
+      zh: [
+        '糖酵解是将葡萄糖分解为丙酮酸并释放能量的代谢途径，它发生在几乎所有活细胞的细胞质中，是细胞呼吸的第一个阶段，也为许多其他代谢途径提供原料。',
+        '在缺氧的条件下，丙酮酸会被还原为乳酸，从而使糖酵解能够继续进行，并为细胞提供少量但迅速的三磷酸腺苷，这在剧烈运动的肌肉中尤为重要。',
+      ],
+      ja: [
+        '解糖系はグルコースをピルビン酸に分解してエネルギーを取り出す代謝経路であり、ほぼすべての生物の細胞質で行われている。酸素が不足すると、ピルビン酸は乳酸に変えられる。',
+        'クエン酸回路はミトコンドリアの中で働き、アセチルＣｏＡを二酸化炭素にまで酸化して、その過程で得られた電子を呼吸鎖へ渡すことで多くのエネルギーを生み出している。',
+      ],
+      th: [
+        'ไกลโคไลซิสเป็นวิถีเมแทบอลิซึมที่เปลี่ยนกลูโคสให้เป็นไพรูเวตและปล่อยพลังงานออกมาในไซโทพลาซึมของเซลล์เกือบทุกชนิด',
+        'เมื่อเซลล์ขาดออกซิเจนไพรูเวตจะถูกเปลี่ยนเป็นกรดแลกติกเพื่อให้กระบวนการไกลโคไลซิสดำเนินต่อไปได้และเซลล์ยังคงได้รับพลังงาน',
+      ],
+    };
+    for (const [lang, values] of Object.entries(prose)) {
+      expect(
+        values.every((v) => v.length > 64 && !/\s/.test(v)),
+        lang,
+      ).toBe(true);
+      expect(skip(p('description', values)), lang).toBeNull();
+    }
+    // A data URI or base64url token is encoded data by its alphabet, spaces or not.
+    expect(skip(p('notes', [`see data:image/png;base64,${'iVBORw0KGgo'.repeat(8)} here`]))).toMatchObject({ reason: 'blob' });
+  });
+
   it('empty, not a string (its type named, NOT NULL dropped) and internal (__x), whatever the values', () => {
     expect(skip(p('region', []))).toEqual({ property: 'region', reason: 'empty', detail: 'always empty' });
     expect(skip(p('released', [], 'INTEGER NOT NULL'))).toEqual({

@@ -23,7 +23,7 @@
  * and they never name a node or make a line of its text. `none`, `unknown` and `0` are kept:
  * they are answers as often as they are gaps.
  */
-import { BASE64_BLOB, HEX_BLOB, LONG_TOKEN } from '../../lib/blob.js';
+import { BASE64_BLOB, HEX_BLOB, isLongEncodedRun } from '../../lib/blob.js';
 import { dropControls } from '../../lib/invisible.js';
 
 /** Why a property is not part of a label's text. */
@@ -144,7 +144,7 @@ function valueKind(v: string): SkipReason | null {
   const s = v.trim();
   // Before the word check: a UUID of digits and a-f only has no word either, but it is an identifier.
   if (UUID.test(s)) return 'identifier';
-  if (HEX_BLOB.test(s) || BASE64_BLOB.test(s) || s.split(/\s+/).some((t) => t.length > LONG_TOKEN)) return 'blob';
+  if (HEX_BLOB.test(s) || BASE64_BLOB.test(s) || s.split(/\s+/).some(isLongEncodedRun)) return 'blob';
   if (URL_LIKE.test(s)) return 'url';
   if (ISO_DATE.test(s) || OTHER_DATE.test(s)) return 'date';
   if (NUMBER.test(s)) return 'number';
