@@ -124,7 +124,7 @@ const textKeysOf = (v: string) => `reduce(ks = [], l IN labels(${v}) | ks + coal
  * Cypher: true when node `v` has text to index: its `$prop` string or list of strings (the
  * composer joins a list as it joins any: src/vector-index/node-text.ts), or a label the plan reads
  * (`$textKeys`); with `$only` (a label list, or null for all) it must also carry one of those labels.
- * One type test of a union: two tests read the property twice (a third slower over 1M nodes).
+ * One type test of a union, since each test reads the property again.
  */
 export const hasText = (v: string) =>
   `(${v}[$prop] IS :: STRING NOT NULL | LIST<STRING NOT NULL> NOT NULL OR any(l IN labels(${v}) WHERE $textKeys[l] IS NOT NULL))
@@ -134,10 +134,10 @@ export const hasText = (v: string) =>
  * Cypher: `[key + type, value]` of property `k` of node `v` for {@link nodeSig}: a string as it is
  * (not copied: the list holds the value, so a 5 MB text costs no concatenation), a list as its
  * size then its items (each as a string), anything else as `toStringOrNull` writes it; the type
- * mark keeps `'1'` apart from `1`. The value is read once (`x`): each read of a 5 MB string
- * loads all of it. Items are listed, not joined by `reduce`, which copies the string so far for
- * every item: three 5 MB lists of 16,000 items cost a change check 52 s joined, 0.07 s listed.
- * (A chunk 0 written with the joined form makes its node look changed once; its chunks are kept.)
+ * mark keeps `'1'` apart from `1`. The value is read once (`x`): each read of a string loads all
+ * of it. Items are listed, not joined by `reduce`, which copies the string so far for every item
+ * and so takes time quadratic in a list's length (docs/benchmarks.md, "The sync's writes by size").
+ * A chunk 0 whose `sig` holds a list in another form makes its node look changed once; its chunks are kept.
  */
 const keySig = (v: string) => `[x IN [${v}[k]] | CASE WHEN x IS :: STRING THEN [k + '\\u001ds', x]
   WHEN x IS :: LIST<ANY> THEN [k + '\\u001dl' + toString(size(x))] + [e IN x | coalesce(toStringOrNull(e), '?')]
@@ -152,8 +152,7 @@ const keySig = (v: string) => `[x IN [${v}[k]] | CASE WHEN x IS :: STRING THEN [
  * changed sends no text over the wire and tokenises nothing. Cypher has no hash function (5.26
  * and 2026.x), and reading any part of a string property (`size`, `left`, a type test) loads all
  * of it, so no check can cost less than reading the node's values: this is the values
- * themselves, each read once, compared in linear time (an unchanged 5 MB text costs the check
- * ~10 ms). A key's order follows the node's storage: a node whose
+ * themselves, each read once, compared in linear time. A key's order follows the node's storage: a node whose
  * properties were rewritten in another order is seen as changed once (its chunks are then
  * found unchanged and kept).
  */

@@ -10,8 +10,8 @@
  *    vector (content-addressed: only texts it did not have go to the model), so an edit to one
  *    paragraph of a long text embeds that paragraph's chunks, and a changed filter value or a
  *    renumbered chunk is set in place. The window's writes go in transactions bounded by their
- *    estimated size, not by node count ((`splitWrites` in ./write-windows.ts)); a node too large for one is written
- *    in parts, chunk 0 last, and a node whose write fails is left out, as below.
+ *    estimated size, not by node count (`splitWrites` in ./write-windows.ts); a node too large
+ *    for one is written in parts, chunk 0 last, and a node whose write fails is left out, as below.
  * 3. The chunks of nodes that were deleted, or no longer have text under the plan, are deleted.
  *
  * A node with nothing to index keeps a marker (a chunk node with its `sig` and no text or

@@ -18,8 +18,8 @@ export const WRITE_BYTES = 32 * 2 ** 20;
 /**
  * Estimated transaction memory of writing one chunk node, in bytes: 4 per character of its
  * strings (`chunkText`, `sig`, carried values) and, for a new chunk, 40 per vector dimension
- * (`dims`). Measured on Neo4j 5.26: ~24 KB per chunk of 512 dimensions and 1,000 characters, the
- * vector sent as a list of floats, then stored.
+ * (`dims`), as measured on Neo4j 5.26 with the vector sent as a list of floats, then stored
+ * (docs/benchmarks.md, "The sync's writes by size").
  */
 export function entryBytes(props: Record<string, unknown>, dims = 0): number {
   let chars = 0;
@@ -40,6 +40,9 @@ export interface WriteCosts {
   stale: (chunkId: string) => number;
 }
 
+/** True for the chunk that records its node's `sig` (chunk 0, or a marker): written last. */
+const carriesSig = (props: Record<string, unknown>) => props.sig != null;
+
 /**
  * A window's node writes as transactions of at most `budget` estimated bytes each. A node over
  * the budget is written alone, in parts: its stale chunk nodes deleted, then its new and kept
@@ -52,7 +55,6 @@ export function splitWrites(writes: readonly NodeWrite[], costs: WriteCosts, bud
   let group: NodeWrite[] = [];
   let used = 0;
   for (const w of writes) {
-    const carriesSig = (props: Record<string, unknown>) => props.sig != null;
     const entries = [
       ...w.stale.map((id) => ({ bytes: costs.stale(id), last: false, put: (p: NodeWrite) => p.stale.push(id) })),
       ...w.kept.map((k) => ({ bytes: entryBytes(k.props), last: carriesSig(k.props), put: (p: NodeWrite) => p.kept.push(k) })),

@@ -16,8 +16,9 @@ export const MAX_CODE_CHARS = 20_000;
 export const MAX_OPERATORS = 300;
 /**
  * Relationships a query's patterns may have in all (`(a)-[r]->(b)` and `(a)--(b)` count one).
- * Looser than the other bounds: a path of 16 plans in about 2 s, well within the default timeout,
- * and a question over a large schema may need more than 8 (10 already take about 0.8 s).
+ * Looser than the other bounds, whose worst case plans well under a second: the longest path it
+ * lets through plans within the default timeout, and a question over a large schema may need
+ * more relationships than that stricter margin allows (docs/benchmarks.md, "Queries too large to plan").
  */
 export const MAX_RELATIONSHIPS = 16;
 /** Node patterns a query may have, counted as the parentheses that call no function (so a bracketed expression counts too). */

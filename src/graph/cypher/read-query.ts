@@ -324,6 +324,10 @@ function boundResult(result: ReadQueryResult): ReadQueryResult {
   return { ...result, notices };
 }
 
+/** The value sampler a query's checks use: the one given, else the process's for `graph` (only with a schema), or none. */
+const samplerOf = (graph: GraphStore, { schema, values }: Pick<ReadQueryOptions, 'schema' | 'values'>): ValueSampler | false =>
+  values ?? (schema ? valueSampler(graph) : false);
+
 /**
  * `date(o.orderDate)` on "1996-07-04 00:00:00.000" fails: the error says what the strings look
  * like and what parses them, if that can be read in what is left of the caller's time.
@@ -338,7 +342,7 @@ async function withHint(
   { schema, values }: ReadQueryOptions,
   started: number,
 ): Promise<ReadQueryError> {
-  const sampler = values ?? (schema ? valueSampler(graph) : false);
+  const sampler = samplerOf(graph, { schema, values });
   const left = started + limits.timeoutMs - Date.now();
   if (!sampler || error.kind !== 'cypher' || !UNPARSABLE_TEMPORAL.test(error.message) || left <= 0) return error;
   const hint = await withTimeout(temporalHint(cypher, params, { sampler, database, timeoutMs: left }), left).catch(() => undefined);
@@ -412,7 +416,7 @@ async function readQuery(
   ];
   let notices = await noticesBy;
   const notes = cuts.length ? [`${cuts.join('; ')}; aggregate, project fewer properties or add LIMIT/ORDER BY to see what matters`] : [];
-  const sampler = values ?? (schemas ? valueSampler(graph) : false);
+  const sampler = samplerOf(graph, { schema: schemas, values });
   // Only an empty (or all-zero) result is checked: a query that found rows found values the graph
   // holds. A name or pattern notice that explains it comes first: the model fixes one thing at a time.
   // The rows are read and their transaction closed: the checks cannot cost the caller its result.

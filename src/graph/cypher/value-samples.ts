@@ -20,7 +20,7 @@ export const VALUE_SAMPLE_TTL_MS = 600_000;
 /** Samples cached per graph store. */
 export const VALUE_SAMPLE_KEYS = 500;
 /** Characters of a string value kept. */
-export const MAX_VALUE_CHARS = 200;
+const MAX_VALUE_CHARS = 200;
 
 /** One distinct value: strings as strings, numbers as numbers, temporal values as their ISO text. */
 export interface SampledValue {
