@@ -35,6 +35,19 @@ const GRAPH_LAYERS = [
   ['^src/graph/cypher/'],
 ];
 
+/**
+ * Inside src/vector-index/ (src/vector-index/README.md): what an index is (index/) below three
+ * jobs that never import one another: search/, build/ and sync/.
+ */
+const INDEX_JOBS = ['search', 'build', 'sync'];
+const indexJobRules = INDEX_JOBS.map((job) => ({
+  name: `vector-index-${job}-imports-another-job`,
+  comment: `src/vector-index/${job}/ may import src/vector-index/index/ but no other job's folder`,
+  severity: 'error',
+  from: { path: `^src/vector-index/${job}/` },
+  to: { path: INDEX_JOBS.filter((j) => j !== job).map((j) => `^src/vector-index/${j}/`) },
+}));
+
 /** One rule per layer of `layers`: its modules import nothing from the layers above it. */
 const upwardRules = (layers, prefix) =>
   layers.slice(0, -1).map((paths, i) => ({
@@ -71,6 +84,21 @@ module.exports = {
       from: { path: '^src/graph/' },
       to: { path: '^src/graph/', pathNot: GRAPH_LAYERS.flat() },
     },
+    {
+      name: 'vector-index-index-imports-a-job',
+      comment: 'src/vector-index/index/ is what every job shares: it imports none of them.',
+      severity: 'error',
+      from: { path: '^src/vector-index/index/' },
+      to: { path: INDEX_JOBS.map((j) => `^src/vector-index/${j}/`) },
+    },
+    {
+      name: 'vector-index-file-outside-folders',
+      comment: 'Every file of src/vector-index/ belongs to index/ or a job folder.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^src/vector-index/[^/]+$' },
+    },
+    ...indexJobRules,
     ...layerRules,
   ],
   options: {

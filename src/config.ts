@@ -49,7 +49,7 @@ const EnvSchema = z.object({
   RAG_CONFIDENCE_THRESHOLD: z.coerce.number().min(0).max(1).default(0.75),
   VECTOR_SEARCH_TOP_K: z.coerce.number().int().min(1).max(100).default(5),
   /**
-   * Query vectors kept per process, least recently used dropped first (src/vector-index/query-vectors.ts);
+   * Query vectors kept per process, least recently used dropped first (src/vector-index/search/query-vectors.ts);
    * a repeated query skips the embedding, most of a search's time with a model server. 0: off.
    */
   QUERY_VECTOR_CACHE_SIZE: z.coerce.number().int().min(0).max(1_000_000).default(1024),
@@ -148,7 +148,7 @@ const EnvSchema = z.object({
   /**
    * Filter inside the vector index where the graph server can (Neo4j 2026.x: filter properties
    * declared in the vector index): chunks carry their node's labels and filter properties, and a
-   * filtered search on them needs no widening (src/vector-index/carry.ts). false: the post-filter only.
+   * filtered search on them needs no widening (src/vector-index/index/carry.ts). false: the post-filter only.
    */
   INDEX_FILTERS: z
     .enum(['true', 'false'])

@@ -5,7 +5,7 @@
 import type { NamesByMeaning } from './lib/names-by-meaning.js';
 import type { Config } from './config.js';
 import type { EmbedderPool } from './embeddings/embedders.js';
-import type { VectorSearcher } from './vector-index/types.js';
+import type { VectorSearcher } from './vector-index/search/types.js';
 import type { GraphStore } from './graph/access/driver.js';
 import type { SkeletonCache } from './graph/shape/skeleton-cache.js';
 import type { Logger } from './lib/log.js';
@@ -29,7 +29,7 @@ export interface AppDeps {
   readonly assets: AssetLoader;
   /** Embedding models, loaded on first use (src/embeddings/embedders.ts). */
   readonly embedders: EmbedderPool;
-  /** Vector search over built indexes (src/vector-index/vector-search.ts). */
+  /** Vector search over built indexes (src/vector-index/search/searcher.ts). */
   readonly search: VectorSearcher;
   /** Language-model clients of both providers (src/llm/clients.ts). */
   readonly llm: LlmClients;

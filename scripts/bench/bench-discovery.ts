@@ -2,7 +2,7 @@
  * `npm run bench:discovery`: retrieval over a graph as people have it, without a `text`
  * property (the movies + Northwind fixture, test/helpers/movies-northwind.ts, 1218 nodes), with
  * the text found by rule (src/graph/text/text-rules.ts) and written in each body format of
- * src/vector-index/node-text.ts: `values` (one value per line) and `keyed` (`name: value`).
+ * src/vector-index/index/node-text.ts: `values` (one value per line) and `keyed` (`name: value`).
  *
  * Per format: the fixture's labels (with a suffix, `_bench` unless `--suffix` says otherwise)
  * get an index of their own, built with discovery on and restricted to those labels (so nothing
@@ -44,12 +44,12 @@ import { createGraphStore } from '../../src/graph/access/driver.js';
 import type { LabelPlan } from '../../src/graph/text/text-plan.js';
 import { createLogger } from '../../src/lib/log.js';
 import { createKvStore } from '../../src/store/redis.js';
-import { cacheDir } from '../../src/vector-index/csv-cache.js';
-import { buildVectorIndex } from '../../src/vector-index/index-build.js';
+import { cacheDir } from '../../src/vector-index/build/csv-cache.js';
+import { buildVectorIndex } from '../../src/vector-index/build/build.js';
 import { dropSearchIndex } from '../../src/graph/access/index-writer.js';
-import type { TextFormat } from '../../src/vector-index/node-text.js';
-import { createQueryVectors } from '../../src/vector-index/query-vectors.js';
-import { createVectorSearcher } from '../../src/vector-index/vector-search.js';
+import type { TextFormat } from '../../src/vector-index/index/node-text.js';
+import { createQueryVectors } from '../../src/vector-index/search/query-vectors.js';
+import { createVectorSearcher } from '../../src/vector-index/search/searcher.js';
 import {
   type DescriptiveKind,
   type FixtureQuery,

@@ -4,7 +4,7 @@
  * extract (`scripts/load-wikipathways.ts`, property `wp_bench_text`), each from scratch and then
  * once more from the cache, and prints chunks/s end to end, peak RSS and where the time went.
  *
- * `npm run bench:index -- --sync` measures the index sync (src/vector-index/index-sync.ts, node by
+ * `npm run bench:index -- --sync` measures the index sync (src/vector-index/sync/loop.ts, node by
  * node: ./node-sync.ts) on the generated graph instead: the build, then `syncGraph` passes as the
  * worker runs them — the first pass after the build, passes over an unchanged graph, the change
  * check's two queries timed alone, the time from an edit (`--edits` changed nodes, one created,
@@ -35,14 +35,15 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import neo4j from 'neo4j-driver';
 import { createEmbeddersFromConfig } from '../../src/embeddings/embedders.js';
-import { cacheDir } from '../../src/vector-index/csv-cache.js';
-import { listIndexMeta, readIndexMeta } from '../../src/vector-index/index-meta.js';
+import { cacheDir } from '../../src/vector-index/build/csv-cache.js';
+import { listIndexMeta, readIndexMeta } from '../../src/vector-index/index/record.js';
 import { createChunkStore } from '../../src/graph/access/chunk-store.js';
 import { chunkLabel, fulltextIndexName, nodeSig, quoteName } from '../../src/graph/dialect.js';
-import { textParams } from '../../src/vector-index/index-source.js';
-import { buildVectorIndex, type BuildReport, type IndexBuildDeps } from '../../src/vector-index/index-build.js';
-import { type IndexSyncResult, type SyncPass, startIndexSync, syncGraph } from '../../src/vector-index/index-sync.js';
-import { createVectorSearcher } from '../../src/vector-index/vector-search.js';
+import { textParams } from '../../src/vector-index/index/source.js';
+import { buildVectorIndex, type BuildReport } from '../../src/vector-index/build/build.js';
+import type { IndexBuildDeps } from '../../src/vector-index/index/target.js';
+import { type IndexSyncResult, type SyncPass, startIndexSync, syncGraph } from '../../src/vector-index/sync/loop.js';
+import { createVectorSearcher } from '../../src/vector-index/search/searcher.js';
 import { createGraphStore, type GraphStore } from '../../src/graph/access/driver.js';
 import { createLogger } from '../../src/lib/log.js';
 import { createKeys } from '../../src/store/keys.js';

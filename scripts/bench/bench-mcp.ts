@@ -19,7 +19,7 @@ import { serve } from '@hono/node-server';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createApp } from '../../src/app.js';
-import { buildVectorIndex } from '../../src/vector-index/index-build.js';
+import { buildVectorIndex } from '../../src/vector-index/build/build.js';
 import { dropSearchIndex } from '../../src/graph/access/index-writer.js';
 import { createDeps } from '../../src/server.js';
 import { BENCH_MODEL, benchConfig, benchModels, describeMachine, fmt } from './bench-common.js';

@@ -8,7 +8,7 @@ import type { ChatCompletionMessageParam } from 'openai/resources/chat/completio
 import type { RouteHandler } from '../chat/types.js';
 import type { Config } from '../config.js';
 import type { SourceNode } from '../contract/search.js';
-import type { VectorSearcher } from '../vector-index/types.js';
+import type { VectorSearcher } from '../vector-index/search/types.js';
 import type { GraphStore } from '../graph/access/driver.js';
 import { readQueryLimits } from '../graph/cypher/read-query.js';
 import type { SkeletonCache } from '../graph/shape/skeleton-cache.js';

@@ -9,7 +9,7 @@ import type { QueryNotice, ResultGraph } from '../contract/graph.js';
 import type { SourceNode } from '../contract/search.js';
 import { DomainError, isDependencyDown } from '../errors.js';
 import { boundText, cutText } from '../lib/text.js';
-import type { VectorSearcher } from '../vector-index/types.js';
+import type { VectorSearcher } from '../vector-index/search/types.js';
 import type { GraphStore } from '../graph/access/driver.js';
 import { ERROR_CHARS, ReadQueryError, type ReadQueryLimits } from '../graph/cypher/read-query.js';
 import type { SkeletonCache } from '../graph/shape/skeleton-cache.js';

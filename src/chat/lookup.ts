@@ -4,7 +4,7 @@
  * for the answer.
  */
 import type { Neighbor, SourceNode } from '../contract/search.js';
-import type { VectorSearcher } from '../vector-index/types.js';
+import type { VectorSearcher } from '../vector-index/search/types.js';
 import { escapeMarkdown } from '../lib/text.js';
 import type { RouteHandler } from './types.js';
 

@@ -9,7 +9,7 @@
  */
 import { loadConfig } from '../config.js';
 import { createEmbeddersFromConfig } from '../embeddings/embedders.js';
-import { buildVectorIndex, previewTextPlan } from '../vector-index/index-build.js';
+import { buildVectorIndex, previewTextPlan } from '../vector-index/build/build.js';
 import { describeLabel } from '../contract/text-plan-lines.js';
 import { textPlanBody } from '../graph/text/text-plan.js';
 import { AppError, toAppError } from '../errors.js';

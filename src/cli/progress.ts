@@ -1,9 +1,9 @@
 /**
  * Progress output of the CLI: a redrawn bar on a terminal, plain lines otherwise (logs, CI,
  * pipes). `build-index` draws its figures (chunks done, rate, ETA) from the same tracker as the
- * HTTP build's event stream (src/vector-index/progress.ts); `eval` draws questions answered.
+ * HTTP build's event stream (src/vector-index/build/progress.ts); `eval` draws questions answered.
  */
-import { progressEvery, type ProgressView } from '../vector-index/progress.js';
+import { progressEvery, type ProgressView } from '../vector-index/build/progress.js';
 
 /** Options of {@link createProgressPrinter}. */
 export interface ProgressPrinterOptions {

@@ -122,7 +122,7 @@ const textKeysOf = (v: string) => `reduce(ks = [], l IN labels(${v}) | ks + coal
 
 /**
  * Cypher: true when node `v` has text to index: its `$prop` string or list of strings (the
- * composer joins a list as it joins any: src/vector-index/node-text.ts), or a label the plan reads
+ * composer joins a list as it joins any: src/vector-index/index/node-text.ts), or a label the plan reads
  * (`$textKeys`); with `$only` (a label list, or null for all) it must also carry one of those labels.
  * One type test of a union, since each test reads the property again.
  */
@@ -174,7 +174,7 @@ const textSize = (x: string) => `CASE WHEN ${x} IS :: STRING THEN size(${x})
   WHEN ${x} IS :: LIST<STRING NOT NULL> THEN reduce(t = -2, s IN ${x} | t + size(s) + 2) END`;
 
 /**
- * Cypher: the fields text composition needs (src/vector-index/node-text.ts), for node `v`. With
+ * Cypher: the fields text composition needs (src/vector-index/index/node-text.ts), for node `v`. With
  * `cut` (search results), values come cut by {@link cutValue}, each with its whole size
  * (`textSize`, and a third item of each `props` pair) so the cut can say how much was left out.
  */
@@ -205,7 +205,7 @@ RETURN collect(label) AS labels`;
  * scans once and sorts node references only; the text is read as records are pulled. Chunk
  * nodes never match (they are left out by label, whatever `$prop` is). Each row carries what
  * composing the node's text needs ({@link textFields}) and `carried`, the node's values of the
- * properties in `$carryProps` (src/vector-index/carry.ts; [] for none).
+ * properties in `$carryProps` (src/vector-index/index/carry.ts; [] for none).
  */
 export const TEXT_NODES = `
 MATCH (n) WHERE ${hasText('n')} AND ${NOT_INDEX_NODE}
@@ -216,7 +216,7 @@ RETURN id(n) AS seq, elementId(n) AS nodeId, ${textFields('n')}, [k IN $carryPro
 /**
  * The nodes {@link TEXT_NODES} reads after node id `$after`, in the same order, without reading
  * their text: nothing here can fail on a node's values. The build falls back to it when one
- * node's row makes {@link TEXT_NODES} fail (src/vector-index/index-source.ts).
+ * node's row makes {@link TEXT_NODES} fail (src/vector-index/index/source.ts).
  */
 export const TEXT_NODE_IDS = `
 MATCH (n) WHERE id(n) > $after AND ${hasText('n')} AND ${NOT_INDEX_NODE}

@@ -11,10 +11,10 @@ import { sseFrame } from '../chat/sse.js';
 import type { AppDeps } from '../deps.js';
 import { toAppError, toProblem } from '../errors.js';
 import type { Logger } from '../lib/log.js';
-import { buildVectorIndex, previewTextPlan, type BuildReport, type BuildProgress } from '../vector-index/index-build.js';
+import { buildVectorIndex, previewTextPlan, type BuildReport, type BuildProgress } from '../vector-index/build/build.js';
 import { textPlanBody } from '../graph/text/text-plan.js';
 import { TextChoiceFields, TextPlanSchema } from '../contract/text-plan.js';
-import { progressEvery } from '../vector-index/progress.js';
+import { progressEvery } from '../vector-index/build/progress.js';
 import { ModelNameSchema } from '../contract/models.js';
 import { BODY_PROBLEMS, createRouter, inRequest, problem, SSE_HEADERS } from './openapi.js';
 

@@ -4,8 +4,8 @@ import type { AppDeps } from '../deps.js';
 import { ModelNameSchema } from '../contract/models.js';
 import { RETRIEVAL_MODES, SourceNodeSchema } from '../contract/search.js';
 import { FilterLabelsSchema, SearchFilterSchema } from '../contract/search-filter.js';
-import { MAX_TOP_K } from '../vector-index/vector-search.js';
-import type { FilterPath } from '../vector-index/types.js';
+import { MAX_TOP_K } from '../vector-index/search/searcher.js';
+import type { FilterPath } from '../vector-index/search/types.js';
 import { BODY_PROBLEMS, createRouter, inRequest, problem } from './openapi.js';
 
 /** Most neighbours a request may ask for per result. */

@@ -16,11 +16,12 @@ import type { LlmRole } from '../llm/clients.js';
 import { llmFailureFix } from '../llm/failure.js';
 import { probeLlm } from '../llm/probe.js';
 import { withTimeout } from '../lib/timeout.js';
-import { previewTextPlan, resolveIndexName } from '../vector-index/index-build.js';
-import { readIndexMeta } from '../vector-index/index-meta.js';
-import { textParams } from '../vector-index/index-source.js';
+import { previewTextPlan } from '../vector-index/build/build.js';
+import { resolveIndexName } from '../vector-index/index/target.js';
+import { readIndexMeta } from '../vector-index/index/record.js';
+import { textParams } from '../vector-index/index/source.js';
 import { graphBookmark } from '../graph/access/bookmark.js';
-import { readSyncState } from '../vector-index/index-sync.js';
+import { readSyncState } from '../vector-index/sync/loop.js';
 import { textPlanBody, type TextPlan } from '../graph/text/text-plan.js';
 import { checkIndexSettings, hasIndexSettings, type SettingProblem } from './settings-check.js';
 

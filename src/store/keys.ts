@@ -19,7 +19,7 @@
  * | `{q}:workers` | set | worker IDs that may hold jobs | none |
  * | `lock:<name>` | string | short lock (recovery of one dead worker) | seconds |
  * | `index-build:<index>` | string | token of the build holding the index (src/store/build-lock.ts) | `INDEX_LOCK_TTL_MS`, refreshed while held |
- * | `index-sync:<graph>` | hash | the sync's state: `bookmark` (the graph was in step at it), `checked_at`, `synced_at`, `behind_since`, `last` (JSON), `error` (src/vector-index/index-sync.ts) | none |
+ * | `index-sync:<graph>` | hash | the sync's state: `bookmark` (the graph was in step at it), `checked_at`, `synced_at`, `behind_since`, `last` (JSON), `error` (src/vector-index/sync/loop.ts) | none |
  * | `rl:{user_id}:req` | sorted set | one member per accepted request, score = ms | 10 min after the last write |
  * | `rl:{user_id}:tok` | sorted set | `{ms}:{rand}:{tokens}` per recorded usage, score = ms | 10 min after the last write |
  *

@@ -1,7 +1,7 @@
 /**
  * What the index sync records of a graph, shared by every instance: one hash
  * `<prefix>index-sync:<graph>` (./keys.ts) with the fields below. `/status` reads it; the sync
- * (src/vector-index/index-sync.ts) writes it after every pass.
+ * (src/vector-index/sync/loop.ts) writes it after every pass.
  */
 import { createKeys } from './keys.js';
 import type { KvStore } from './redis.js';

@@ -10,7 +10,7 @@ import { FilterLabelsSchema, MAX_FILTER_CONDITIONS, type SearchFilter, SearchFil
 import { DomainError } from '../errors.js';
 import { pathDeeperThan } from '../lib/json-depth.js';
 import type { ReadQueryLimits } from '../graph/cypher/read-query.js';
-import { MAX_TOP_K } from '../vector-index/vector-search.js';
+import { MAX_TOP_K } from '../vector-index/search/searcher.js';
 
 const HOW: Record<RetrievalMode, string> = {
   vector: "by meaning (vector similarity over the graph's text index)",

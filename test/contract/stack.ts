@@ -12,7 +12,7 @@ import type { Server } from 'node:http';
 import data from '../../src/graph/access/sample-data.json' with { type: 'json' };
 import { loadSampleGraph, type SampleGraph } from '../../src/graph/access/sample.js';
 import { startService } from '../../src/server.js';
-import { buildVectorIndex } from '../../src/vector-index/index-build.js';
+import { buildVectorIndex } from '../../src/vector-index/build/build.js';
 import { dropSearchIndex } from '../../src/graph/access/index-writer.js';
 import { deletePrefix } from '../helpers/deps.js';
 import { routerReply, startLlmServer } from '../helpers/llm-server.js';

@@ -8,8 +8,6 @@
  * no axe-core (WCAG 2.1 A/AA) violation with a card or the graph view open.
  */
 import { Hono } from 'hono';
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { auditStates, axeViolations, launchBrowser, screenshot } from './browser.js';

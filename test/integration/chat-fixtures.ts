@@ -1,6 +1,6 @@
 /** Fixed search results for the chat tests (kept small: the worker child process bundles it). */
 import type { SourceNode } from '../../src/contract/search.js';
-import type { SearchRequest, VectorSearcher } from '../../src/vector-index/types.js';
+import type { SearchRequest, VectorSearcher } from '../../src/vector-index/search/types.js';
 
 /** Nodes the fake searcher returns. */
 export const NODES: SourceNode[] = [

@@ -1,6 +1,6 @@
 /** The lookup route through the real vector search over an index built on the suite's own nodes. */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buildVectorIndex } from '../../src/vector-index/index-build.js';
+import { buildVectorIndex } from '../../src/vector-index/build/build.js';
 import { routerReply } from '../helpers/llm-server.js';
 import { startHarness, type Harness } from './chat-harness.js';
 import { createIndexFixture, createTextNodes, dropIndexFixture } from './index-fixtures.js';

@@ -17,7 +17,7 @@ import { createChatHandlers, startChatWorker } from '../../src/chat/service.js';
 import type { ChatWorker } from '../../src/chat/worker.js';
 import type { SourceNode } from '../../src/contract/search.js';
 import data from '../../src/graph/access/sample-data.json' with { type: 'json' };
-import type { VectorSearcher } from '../../src/vector-index/types.js';
+import type { VectorSearcher } from '../../src/vector-index/search/types.js';
 import { createTestDeps, type TestDeps } from '../helpers/deps.js';
 import {
   routerReply,

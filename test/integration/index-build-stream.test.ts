@@ -4,7 +4,7 @@
  * build starts keep their status codes, later ones end the stream with an `error` event.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ProgressView } from '../../src/vector-index/progress.js';
+import type { ProgressView } from '../../src/vector-index/build/progress.js';
 import { generateProse } from '../../scripts/bench/bench-prose.js';
 import { createTestApp } from '../helpers/deps.js';
 import { parseSse } from '../helpers/sse.js';

@@ -5,10 +5,10 @@
  */
 import { readdir } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildVectorIndex } from '../../src/vector-index/index-build.js';
+import { buildVectorIndex } from '../../src/vector-index/build/build.js';
 import { acquireBuildLock, buildLockKey } from '../../src/store/build-lock.js';
 import { createKvStore } from '../../src/store/redis.js';
-import { cacheDir } from '../../src/vector-index/csv-cache.js';
+import { cacheDir } from '../../src/vector-index/build/csv-cache.js';
 import { MODEL_NAMES } from '../../src/contract/models.js';
 import { dropSearchIndex } from '../../src/graph/access/index-writer.js';
 import { batchIndexName, chunkLabel, fulltextIndexName, isIndexLabel, quoteName } from '../../src/graph/dialect.js';

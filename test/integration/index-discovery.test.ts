@@ -8,8 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chunkLabel, quoteName } from '../../src/graph/dialect.js';
 import { dropSearchIndex } from '../../src/graph/access/index-writer.js';
-import { searchableProperties } from '../../src/vector-index/index-meta.js';
-import { buildVectorIndex } from '../../src/vector-index/index-build.js';
+import { searchableProperties } from '../../src/vector-index/index/record.js';
+import { buildVectorIndex } from '../../src/vector-index/build/build.js';
 import { computeSkeleton, formatSkeleton } from '../../src/graph/shape/skeleton.js';
 import { createTestApp } from '../helpers/deps.js';
 import { loadMoviesNorthwind, moviesNorthwindLabels, moviesNorthwindQueries, removeMoviesNorthwind } from '../helpers/movies-northwind.js';

@@ -4,7 +4,7 @@
  * SYNC_CHILD_DELAY_MS first (a slow model server). It prints `embedding` as each call starts;
  * the test SIGKILLs it mid-pass.
  */
-import { syncGraph } from '../../src/vector-index/index-sync.js';
+import { syncGraph } from '../../src/vector-index/sync/loop.js';
 import { createTestDeps } from '../helpers/deps.js';
 import { spyEmbedders } from './index-fixtures.js';
 

@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleTestChild } from '../helpers/child-process.js';
 import { chunkLabel, quoteName } from '../../src/graph/dialect.js';
 import { dropSearchIndex } from '../../src/graph/access/index-writer.js';
-import { buildVectorIndex } from '../../src/vector-index/index-build.js';
-import { readSyncState, syncGraph } from '../../src/vector-index/index-sync.js';
+import { buildVectorIndex } from '../../src/vector-index/build/build.js';
+import { readSyncState, syncGraph } from '../../src/vector-index/sync/loop.js';
 import { createTestDeps } from '../helpers/deps.js';
 import { createSyncFixture } from './index-fixtures.js';
 

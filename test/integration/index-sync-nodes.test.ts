@@ -9,8 +9,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmbedderPool } from '../../src/embeddings/embedders.js';
 import { chunkLabel, quoteName } from '../../src/graph/dialect.js';
-import { buildVectorIndex } from '../../src/vector-index/index-build.js';
-import { readSyncState, syncGraph } from '../../src/vector-index/index-sync.js';
+import { buildVectorIndex } from '../../src/vector-index/build/build.js';
+import { readSyncState, syncGraph } from '../../src/vector-index/sync/loop.js';
 import { graphBookmark } from '../../src/graph/access/bookmark.js';
 import { dropSearchIndex } from '../../src/graph/access/index-writer.js';
 import { createApp } from '../../src/app.js';

@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chunkLabel, quoteName } from '../../src/graph/dialect.js';
 import type { EmbedderPool } from '../../src/embeddings/embedders.js';
-import { buildVectorIndex } from '../../src/vector-index/index-build.js';
-import { readSyncState, startIndexSync, syncGraph } from '../../src/vector-index/index-sync.js';
+import { buildVectorIndex } from '../../src/vector-index/build/build.js';
+import { readSyncState, startIndexSync, syncGraph } from '../../src/vector-index/sync/loop.js';
 import { dropSearchIndex } from '../../src/graph/access/index-writer.js';
 import { createApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';

@@ -7,7 +7,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateProse } from '../../scripts/bench/bench-prose.js';
-import { buildVectorIndex } from '../../src/vector-index/index-build.js';
+import { buildVectorIndex } from '../../src/vector-index/build/build.js';
 import { createIndexFixture, createTextNodes, dropIndexFixture } from './index-fixtures.js';
 import { connectClient, rawPost, startMcpServer, textOf, type McpTestServer } from './mcp-fixtures.js';
 

@@ -10,7 +10,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildVectorIndex } from '../../src/vector-index/index-build.js';
+import { buildVectorIndex } from '../../src/vector-index/build/build.js';
 import { quoteName } from '../../src/graph/dialect.js';
 import { routerReply, toolCallReply } from '../helpers/llm-server.js';
 import { startHarness, type Harness } from './chat-harness.js';

@@ -10,10 +10,10 @@ import { readdir } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chunkLabel, fulltextIndexName, namesIndexName, quoteName } from '../../src/graph/dialect.js';
 import { toList } from '../../src/graph/access/index-writer.js';
-import { cacheDir } from '../../src/vector-index/csv-cache.js';
-import { buildVectorIndex } from '../../src/vector-index/index-build.js';
-import { syncIndexNodes } from '../../src/vector-index/node-sync.js';
-import { readIndexMeta, writeIndexMeta } from '../../src/vector-index/index-meta.js';
+import { cacheDir } from '../../src/vector-index/build/csv-cache.js';
+import { buildVectorIndex } from '../../src/vector-index/build/build.js';
+import { syncIndexNodes } from '../../src/vector-index/sync/node-sync.js';
+import { readIndexMeta, writeIndexMeta } from '../../src/vector-index/index/record.js';
 import { dropSearchIndex } from '../../src/graph/access/index-writer.js';
 import { createTestApp } from '../helpers/deps.js';
 

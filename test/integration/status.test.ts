@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Status, StatusCheck } from '../../src/contract/status.js';
 import { createJobQueue } from '../../src/store/queue.js';
-import { buildVectorIndex } from '../../src/vector-index/index-build.js';
+import { buildVectorIndex } from '../../src/vector-index/build/build.js';
 import { createTestApp, createTestDeps } from '../helpers/deps.js';
 import { startLlmServer, type LlmServer } from '../helpers/llm-server.js';
 import { createIndexFixture, createTextNodes, dropIndexFixture } from './index-fixtures.js';

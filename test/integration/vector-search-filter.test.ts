@@ -6,9 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import neo4j from 'neo4j-driver';
-import { buildVectorIndex, resolveIndexName } from '../../src/vector-index/index-build.js';
-import { syncIndexNodes } from '../../src/vector-index/node-sync.js';
-import { createVectorSearcher } from '../../src/vector-index/vector-search.js';
+import { buildVectorIndex } from '../../src/vector-index/build/build.js';
+import { resolveIndexName } from '../../src/vector-index/index/target.js';
+import { syncIndexNodes } from '../../src/vector-index/sync/node-sync.js';
+import { createVectorSearcher } from '../../src/vector-index/search/searcher.js';
 import { DATA_TOOLS } from '../../src/agent/data-tools.js';
 import { runTool, type ToolContext } from '../../src/agent/tools.js';
 import { generateProse } from '../../scripts/bench/bench-prose.js';

@@ -3,8 +3,8 @@
  * (generated tiny potion model): ranking, one entry per node, fields, top_k and the errors.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildVectorIndex } from '../../src/vector-index/index-build.js';
-import { LIST_OVERFETCH, OVERFETCH, candidateCount, createVectorSearcher } from '../../src/vector-index/vector-search.js';
+import { buildVectorIndex } from '../../src/vector-index/build/build.js';
+import { LIST_OVERFETCH, OVERFETCH, candidateCount, createVectorSearcher } from '../../src/vector-index/search/searcher.js';
 import { fulltextIndexName } from '../../src/graph/dialect.js';
 import { generateProse } from '../../scripts/bench/bench-prose.js';
 import { createTestApp } from '../helpers/deps.js';

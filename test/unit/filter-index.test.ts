@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { splitFilter, type CarriedFields } from '../../src/graph/filters/filter-index.js';
 import type { SearchFilter } from '../../src/contract/search-filter.js';
-import { carriedValues, chooseCarry, inIndexOverfetch, MAX_CARRIED_PROPERTIES } from '../../src/vector-index/carry.js';
+import { carriedValues, chooseCarry, inIndexOverfetch, MAX_CARRIED_PROPERTIES } from '../../src/vector-index/index/carry.js';
 import type { TextPlan } from '../../src/graph/text/text-plan.js';
 
 const carried: CarriedFields = {

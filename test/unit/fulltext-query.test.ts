@@ -1,6 +1,6 @@
 /** The user's words as a Lucene query: escaping, operators as words, caps (hybrid fusion itself is one Cypher query: test/integration/vector-search.test.ts). */
 import { describe, expect, it } from 'vitest';
-import { escapeLucene, MAX_QUERY_TERMS, queryTerms, toLuceneQuery } from '../../src/vector-index/fulltext-query.js';
+import { escapeLucene, MAX_QUERY_TERMS, queryTerms, toLuceneQuery } from '../../src/vector-index/search/fulltext-query.js';
 
 describe('toLuceneQuery', () => {
   it('joins lower-cased words with spaces (OR) and drops repeats', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chunkBatches, chunkHeader, HEADER_NAME_CHARS, type TextNode } from '../../src/vector-index/index-source.js';
+import { chunkBatches, chunkHeader, HEADER_NAME_CHARS, type TextNode } from '../../src/vector-index/index/source.js';
 import { chunkLabel, isIndexLabel, quoteName } from '../../src/graph/dialect.js';
 
 async function* from(nodes: TextNode[]) {

@@ -2,7 +2,15 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { batchKey, cacheDir, createCsvCache, fromCsv, storedBatchKey, toCsv, type ChunkRef } from '../../src/vector-index/csv-cache.js';
+import {
+  batchKey,
+  cacheDir,
+  createCsvCache,
+  fromCsv,
+  storedBatchKey,
+  toCsv,
+  type ChunkRef,
+} from '../../src/vector-index/build/csv-cache.js';
 import { decodeBase64, encodeBase64 } from '../../src/lib/base64.js';
 
 const chunks: ChunkRef[] = [

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createProgressPrinter, describeProgress, formatDuration } from '../../src/cli/progress.js';
-import type { BuildProgress } from '../../src/vector-index/index-build.js';
-import { createProgressTracker, progressEvery, type ProgressView } from '../../src/vector-index/progress.js';
+import type { BuildProgress } from '../../src/vector-index/build/build.js';
+import { createProgressTracker, progressEvery, type ProgressView } from '../../src/vector-index/build/progress.js';
 
 const p = (over: Partial<BuildProgress>): BuildProgress => ({
   phase: 'embedding',

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { displayName, nodeName } from '../../src/graph/text/node-name.js';
 import { joinName, nameValue } from '../../src/graph/text/text-rules.js';
 import { dropControls } from '../../src/lib/invisible.js';
-import { composeNodeText } from '../../src/vector-index/node-text.js';
+import { composeNodeText } from '../../src/vector-index/index/node-text.js';
 
 const f = (props: Record<string, unknown>) => Object.entries(props);
 const CONTROLS = /[\p{Cc}\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;

@@ -1,8 +1,8 @@
 import neo4j from 'neo4j-driver';
 import { describe, expect, it } from 'vitest';
 import type { NodeWrite } from '../../src/graph/access/chunk-store.js';
-import { planNode } from '../../src/vector-index/node-sync.js';
-import { entryBytes, splitWrites } from '../../src/vector-index/write-windows.js';
+import { planNode } from '../../src/vector-index/sync/node-sync.js';
+import { entryBytes, splitWrites } from '../../src/vector-index/sync/write-windows.js';
 
 const DIMS = 4;
 const costs = { dims: DIMS, stale: () => 1_000 };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StoredChunk } from '../../src/graph/access/chunk-store.js';
-import { planNode } from '../../src/vector-index/node-sync.js';
+import { planNode } from '../../src/vector-index/sync/node-sync.js';
 
 const stored = (id: string, chunk: number, text: string | null, keys: string[] = []): StoredChunk => ({
   id,

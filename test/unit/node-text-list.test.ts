@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { TextPlan } from '../../src/graph/text/text-plan.js';
-import { composeNodeText, type NodeFields } from '../../src/vector-index/node-text.js';
+import { composeNodeText, type NodeFields } from '../../src/vector-index/index/node-text.js';
 
 const plan: TextPlan = {
   textProperty: 'text',

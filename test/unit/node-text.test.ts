@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LabelPlan, TextPlan } from '../../src/graph/text/text-plan.js';
 import { NAME_CHARS } from '../../src/graph/text/text-rules.js';
-import { composeNodeText, DEFAULT_TEXT_FORMAT, keyAsWords, type NodeFields, resultText } from '../../src/vector-index/node-text.js';
+import { composeNodeText, DEFAULT_TEXT_FORMAT, keyAsWords, type NodeFields, resultText } from '../../src/vector-index/index/node-text.js';
 
 const label = (l: Partial<LabelPlan> & Pick<LabelPlan, 'label' | 'source'>): LabelPlan => ({
   nodes: 1,

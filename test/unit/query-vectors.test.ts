@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EmbedderPool } from '../../src/embeddings/embedders.js';
 import type { Embedder } from '../../src/embeddings/types.js';
-import { MAX_CACHED_QUERY_CHARS, createQueryVectors } from '../../src/vector-index/query-vectors.js';
+import { MAX_CACHED_QUERY_CHARS, createQueryVectors } from '../../src/vector-index/search/query-vectors.js';
 
 /** A pool whose models embed a text to [length, model number], counting calls. */
 function countingPool(opts: { fail?: boolean } = {}) {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { SearchFilterSchema, temporalKind } from '../../src/contract/search-filter.js';
 import { compileFilter } from '../../src/graph/filters/filter-cypher.js';
 import { closeNames, editDistance } from '../../src/lib/close-names.js';
-import { indexNamesIn, MAX_FILTER_CANDIDATES, nextCandidateCount, unknownFilterNames } from '../../src/vector-index/filter.js';
+import { indexNamesIn, MAX_FILTER_CANDIDATES, nextCandidateCount, unknownFilterNames } from '../../src/vector-index/search/filter.js';
 
 describe('compileFilter', () => {
   it('is null without labels or where, so the unfiltered query runs unchanged', () => {

@@ -1,7 +1,7 @@
 /** Nodes left out of a build: counted, the first few named, reasons in one short line; value errors told from others. */
 import { Neo4jError } from 'neo4j-driver';
 import { describe, expect, it } from 'vitest';
-import { createSkippedNodes, isValueError, SKIPPED_SHOWN } from '../../src/vector-index/skipped-nodes.js';
+import { createSkippedNodes, isValueError, SKIPPED_SHOWN } from '../../src/vector-index/index/skipped-nodes.js';
 
 describe('skipped nodes', () => {
   it('counts every node, names the first few, and keeps a reason short and on one line', () => {

@@ -4,7 +4,7 @@ import type { LabelPlan, TextPlan } from '../../src/graph/text/text-plan.js';
 import { boundSources } from '../../src/chat/run-job.js';
 import { loadConfig } from '../../src/config.js';
 import { boundText, codePointLength, codePointPrefix } from '../../src/lib/text.js';
-import { hitText, nodePath } from '../../src/vector-index/result-text.js';
+import { hitText, nodePath } from '../../src/vector-index/search/result-text.js';
 
 const SMILE = '\u{1F600}'; // two UTF-16 units, one code point
 

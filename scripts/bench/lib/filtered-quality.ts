@@ -6,7 +6,7 @@
  * apart: there the filter keeps few candidates and the search must widen its lists.
  */
 import type { SourceNode } from '../../../src/contract/search.js';
-import type { SearchFilterFields } from '../../../src/vector-index/filter.js';
+import type { SearchFilterFields } from '../../../src/vector-index/search/filter.js';
 import { fmt } from '../bench-common.js';
 import { pct } from './stats.js';
 

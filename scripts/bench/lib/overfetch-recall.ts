@@ -9,8 +9,8 @@ import type { Config } from '../../../src/config.js';
 import type { EmbedderPool } from '../../../src/embeddings/embedders.js';
 import { chunkLabel, quoteName } from '../../../src/graph/dialect.js';
 import type { GraphStore } from '../../../src/graph/access/driver.js';
-import { createQueryVectors } from '../../../src/vector-index/query-vectors.js';
-import { createVectorSearcher } from '../../../src/vector-index/vector-search.js';
+import { createQueryVectors } from '../../../src/vector-index/search/query-vectors.js';
+import { createVectorSearcher } from '../../../src/vector-index/search/searcher.js';
 import { fmt } from '../bench-common.js';
 import { pct } from './stats.js';
 

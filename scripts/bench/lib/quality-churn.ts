@@ -1,7 +1,7 @@
 /**
  * bench:quality `--churn <rounds>` (issue 39, item 4): search quality on an index after heavy
  * churn against the same chunks freshly indexed. Each round edits `edits` pathways of the subset
- * and brings the index in step with the node-by-node sync (src/vector-index/node-sync.ts); rounds
+ * and brings the index in step with the node-by-node sync (src/vector-index/sync/node-sync.ts); rounds
  * go in pairs, the first putting a sentence before the text (every chunk of the pathway changes:
  * the chunk boundaries move), the second putting the text back, so after an even number of
  * rounds the graph and the chunk texts are what they were, and only the indexes have churned.
@@ -12,10 +12,10 @@ import neo4j from 'neo4j-driver';
 import { findModel } from '../../../src/contract/models.js';
 import { createIndexWriter } from '../../../src/graph/access/index-writer.js';
 import { indexStatements } from '../../../src/graph/dialect/index-statements.js';
-import { carryFields } from '../../../src/vector-index/carry.js';
-import { readIndexMeta } from '../../../src/vector-index/index-meta.js';
-import type { IndexBuildDeps } from '../../../src/vector-index/index-build.js';
-import { syncIndexNodes } from '../../../src/vector-index/node-sync.js';
+import { carryFields } from '../../../src/vector-index/index/carry.js';
+import { readIndexMeta } from '../../../src/vector-index/index/record.js';
+import type { IndexBuildDeps } from '../../../src/vector-index/index/target.js';
+import { syncIndexNodes } from '../../../src/vector-index/sync/node-sync.js';
 import { fmt } from '../bench-common.js';
 import type { SetScores } from './quality-discovery.js';
 

@@ -8,7 +8,7 @@ import type { EmbedderPool } from '../../../src/embeddings/embedders.js';
 import type { GraphStore } from '../../../src/graph/access/driver.js';
 import { createLogger } from '../../../src/lib/log.js';
 import { createKvStore } from '../../../src/store/redis.js';
-import { buildVectorIndex } from '../../../src/vector-index/index-build.js';
+import { buildVectorIndex } from '../../../src/vector-index/build/build.js';
 import { fmt } from '../bench-common.js';
 import { loadWikiPathways } from '../../load-wikipathways.js';
 import { pct } from './stats.js';

@@ -36,7 +36,7 @@ export interface StoredChunk {
 
 /**
  * What one node's chunks become in {@link ChunkStore.writeNodes}, or one part of that: a node too
- * large for one transaction is written as several (src/vector-index/node-sync.ts `splitWrites`).
+ * large for one transaction is written as several (src/vector-index/sync/node-sync.ts `splitWrites`).
  */
 export interface NodeWrite {
   nodeId: string;
@@ -65,7 +65,7 @@ export interface ChunkStore {
   /**
    * The indexed nodes whose values differ from what their chunk 0 records (or that are gone, or
    * no longer text under the plan), then the text nodes that have no chunk. `params`: the text
-   * plan's parameters with `carryProps` (src/vector-index/index-source.ts `readParams`).
+   * plan's parameters with `carryProps` (src/vector-index/index/source.ts `readParams`).
    */
   changes(params: Record<string, unknown>): AsyncGenerator<ChangedNode>;
   /** The stored chunks of these source nodes. */

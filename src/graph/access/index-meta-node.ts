@@ -1,7 +1,7 @@
 /**
  * The meta node a search index's build leaves beside its chunks (src/graph/dialect.ts
  * `WRITE_INDEX_META`), read and written as stored: the plan and settings are JSON text, which
- * src/vector-index/index-meta.ts parses and types. Here so that the index's records reach Neo4j
+ * src/vector-index/index/record.ts parses and types. Here so that the index's records reach Neo4j
  * through the graph layer like every other query.
  */
 import neo4j, { type Driver } from 'neo4j-driver';

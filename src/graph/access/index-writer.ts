@@ -2,7 +2,7 @@
  * The write side of the index build: the vector and full-text indexes created first, chunk
  * nodes written one batch per transaction (so a killed build leaves whole batches or nothing),
  * stale chunks removed, and the indexes awaited. All Cypher comes from `../dialect.ts` and
- * `../dialect/index-statements.ts`; src/vector-index/index-build.ts drives it.
+ * `../dialect/index-statements.ts`; src/vector-index/build/build.ts drives it.
  * Neo4j updates both indexes as each batch commits, so they always cover the same chunks.
  *
  * Why the index exists before the writes: Neo4j then inserts each batch's vectors into the HNSW
@@ -24,7 +24,7 @@ import {
 } from '../dialect/index-statements.js';
 import { sleep } from '../../lib/timeout.js';
 
-/** A chunk as the writer stores it (src/vector-index/csv-cache.ts `ChunkRef` is one). */
+/** A chunk as the writer stores it (src/vector-index/build/csv-cache.ts `ChunkRef` is one). */
 export interface ChunkRef {
   /** Source node's elementId. */
   nodeId: string;
@@ -51,7 +51,7 @@ export interface IndexWriterOptions {
   efConstruction: number;
   /** Lucene analyzer of the full-text index (`FULLTEXT_ANALYZER`). */
   analyzer: string;
-  /** Chunk properties the vector index declares as filter properties (./carry.ts `carryFields`); default none. */
+  /** Chunk properties the vector index declares as filter properties (src/vector-index/index/carry.ts `carryFields`); default none. */
   filterFields?: readonly string[];
 }
 

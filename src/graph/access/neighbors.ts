@@ -64,7 +64,7 @@ export function pickNeighbors(raw: readonly RawNeighbor[], perNode: number, name
   return picked;
 }
 
-/** A node's context from the `rels` and `degree` the search query returned with it (`searchQuery` in ./dialect.ts), neighbours named under `names`. */
+/** A node's context from the `rels` and `degree` the search query returned with it (`searchQuery` in ../dialect.ts), neighbours named under `names`. */
 export function nodeContext(rels: readonly RawNeighbor[], degree: unknown, perNode: number, names: readonly PlanName[] = []): NodeContext {
   return { neighbors: pickNeighbors(rels, perNode, names), degree: Number(degree) };
 }

@@ -1,7 +1,7 @@
 /**
  * The part of a search filter a filtered vector index can apply itself (Neo4j's calendar
  * releases, `SEARCH c IN (VECTOR INDEX … WHERE …)`), over the values carried on chunk node `c`
- * (src/vector-index/carry.ts), and the rest, applied to the source node as before
+ * (src/vector-index/index/carry.ts), and the rest, applied to the source node as before
  * (./filter-cypher.ts).
  *
  * `SEARCH … WHERE` takes property predicates joined by AND, per property one exact value (`=`,

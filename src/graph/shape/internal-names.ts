@@ -1,7 +1,7 @@
 /**
  * The property names the search index writes on its own nodes (src/graph/dialect.ts: chunk
  * nodes' `nodeId`, `chunk`, `batch`, `chunkText`, `nameText`, `embedding`, `sig`; the meta node's `index`, `plan`,
- * `settings`, `builtAt`; carried filter fields `label:<L>` and `prop:<p>`, src/vector-index/carry.ts).
+ * `settings`, `builtAt`; carried filter fields `label:<L>` and `prop:<p>`, src/vector-index/index/carry.ts).
  * `db.propertyKeys()` lists them beside the graph's own, so a filter on `chunkText` passed the
  * name check and a misspelt property got `embedding` as a close name. They are the index's, not
  * the graph's: never offered as close names, and a filter naming one is refused, unless one of

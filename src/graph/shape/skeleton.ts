@@ -52,7 +52,7 @@ export interface SkeletonOptions {
   /** Relationship types whose patterns are sampled (largest first; default 60). */
   detailedTypes?: number;
   timeoutMs?: number;
-  /** The properties the search index reads per label, when an index has recorded them (src/vector-index/index-meta.ts). */
+  /** The properties the search index reads per label, when an index has recorded them (src/vector-index/index/record.ts). */
   searchable?: (database: string) => Promise<Map<string, string[]> | null>;
 }
 

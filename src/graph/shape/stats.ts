@@ -25,7 +25,7 @@ export interface GraphStats {
 
 /**
  * Reads the counts and indexes of `database`; text nodes as the text plan's parameters count them
- * (`textParams`, src/vector-index/index-source.ts; a promise of them lets the plan be read meanwhile). Each query runs with `timeoutMs`; one that fails
+ * (`textParams`, src/vector-index/index/source.ts; a promise of them lets the plan be read meanwhile). Each query runs with `timeoutMs`; one that fails
  * leaves its figure null, so a slow text count does not hide the rest.
  * @throws the driver's error when the database cannot be reached at all.
  */

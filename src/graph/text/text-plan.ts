@@ -118,7 +118,7 @@ const unknown = (kind: string, name: string, known: Iterable<string>, path: stri
 
 /** A sampled type as words: `INTEGER NOT NULL` → `INTEGER`. */
 const typeName = (t: string) => t.replace(/ NOT NULL/g, '');
-/** Lists of strings are text: the composer joins them (src/vector-index/node-text.ts). */
+/** Lists of strings are text: the composer joins them (src/vector-index/index/node-text.ts). */
 const isStringList = (t: string | undefined) => !!t && /^LIST<STRING\b/.test(t);
 /** A sampled property that gives text: strings, or lists of strings. */
 const givesText = (p: PropertySample) => p.strings.length > 0 || isStringList(p.otherType);

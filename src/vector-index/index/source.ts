@@ -15,12 +15,12 @@
  * failing window halved until the node that fails it is found ({@link streamTextNodes}).
  */
 import type { Driver, Record as Neo4jRecord } from 'neo4j-driver';
-import { isIndexLabel } from '../graph/dialect.js';
-import { readTextNodeRows, streamTextNodeRows, textNodeIdsAfter } from '../graph/access/text-nodes.js';
-import { type NameFields, type PlanName, displayName, nameKeys, nodeName } from '../graph/text/node-name.js';
-import { planKeys, planNames, type TextPlan } from '../graph/text/text-plan.js';
-import { cutText } from '../lib/text.js';
-import type { ChunkRef } from './csv-cache.js';
+import { isIndexLabel } from '../../graph/dialect.js';
+import { readTextNodeRows, streamTextNodeRows, textNodeIdsAfter } from '../../graph/access/text-nodes.js';
+import { type NameFields, type PlanName, displayName, nameKeys, nodeName } from '../../graph/text/node-name.js';
+import { planKeys, planNames, type TextPlan } from '../../graph/text/text-plan.js';
+import { cutText } from '../../lib/text.js';
+import type { ChunkRef } from '../../graph/access/index-writer.js';
 import { composeNodeText, type NodeFields, type TextFormat } from './node-text.js';
 import { type CarryPlan, carriedValues } from './carry.js';
 import { isValueError, type SkippedNodesLog } from './skipped-nodes.js';

@@ -5,8 +5,8 @@
  * `/status` shows the plan of the configured index from here.
  */
 import type { Driver } from 'neo4j-driver';
-import { listIndexMetaNodes, readIndexMetaNode, writeIndexMetaNode } from '../graph/access/index-meta-node.js';
-import type { TextChoice, TextPlan } from '../graph/text/text-plan.js';
+import { listIndexMetaNodes, readIndexMetaNode, writeIndexMetaNode } from '../../graph/access/index-meta-node.js';
+import type { TextChoice, TextPlan } from '../../graph/text/text-plan.js';
 import type { TextFormat } from './node-text.js';
 import type { CarryPlan } from './carry.js';
 

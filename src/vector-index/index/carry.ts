@@ -1,7 +1,7 @@
 /**
  * Filter values carried on chunk nodes, so that a filtered search can filter inside the vector
  * index (Neo4j's calendar releases: `CREATE VECTOR INDEX … WITH [c.p]` and `SEARCH … WHERE`)
- * instead of widening its candidate lists (./filter.ts). Only where the server takes filtered
+ * instead of widening its candidate lists (../search/filter.ts). Only where the server takes filtered
  * vector indexes (`GraphStore.server().vectorFilters`); on 5.26 nothing is carried and chunks,
  * batch keys and queries are as before.
  *
@@ -15,13 +15,13 @@
  * Which properties: `INDEX_FILTER_PROPERTIES` when set; else what text discovery left out of the
  * text as a category, number, date, boolean or code (src/graph/text/text-rules.ts): the properties a
  * user filters on (a year, a price, a country, a flag), not identifiers, URLs or text. Copies
- * stay fresh through the sync: carried values are part of the batch key (./index-source.ts), so a
+ * stay fresh through the sync: carried values are part of the batch key (./source.ts), so a
  * changed value rewrites its batch (from the vector cache, not re-embedded).
  */
-import type { TextPlan } from '../graph/text/text-plan.js';
-import type { SkipReason } from '../graph/text/text-rules.js';
+import type { TextPlan } from '../../graph/text/text-plan.js';
+import type { SkipReason } from '../../graph/text/text-rules.js';
 
-/** What an index's chunks carry, as recorded with the index (src/vector-index/index-meta.ts). */
+/** What an index's chunks carry, as recorded with the index (src/vector-index/index/record.ts). */
 export interface CarryPlan {
   /** Labels flagged on chunks. */
   labels: string[];

@@ -14,9 +14,9 @@
  * resumed build writes the same vectors as an uninterrupted one), about a third of the size of
  * decimal text and far cheaper to write and parse than ~500 formatted floats per row.
  */
-import type { ChunkRef } from '../graph/access/index-writer.js';
-import { decodeBase64, encodeBase64 } from '../lib/base64.js';
-import { trimChar } from '../lib/text.js';
+import type { ChunkRef } from '../../graph/access/index-writer.js';
+import { decodeBase64, encodeBase64 } from '../../lib/base64.js';
+import { trimChar } from '../../lib/text.js';
 
 /** The file operations the cache needs (`node:fs/promises` has them all). */
 export interface CacheFs {
@@ -29,7 +29,7 @@ export interface CacheFs {
 }
 
 /** A chunk as batches hold it (its text is what the cache keys; its other fields are not part of the key). */
-export type { ChunkRef } from '../graph/access/index-writer.js';
+export type { ChunkRef } from '../../graph/access/index-writer.js';
 
 /** A batch cache of one index. */
 export interface BatchCache {
@@ -53,7 +53,7 @@ export interface CsvCacheOptions {
 }
 
 const HEADER = 'node_id,chunk,embedding';
-// v2: chunk texts carry their node's header (index-source.ts).
+// v2: chunk texts carry their node's header (../index/source.ts).
 const KEY_VERSION = 'v2';
 
 /** The cache folder of an index. */

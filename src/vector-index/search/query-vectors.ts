@@ -13,7 +13,7 @@
  * Distinct queries of one model are micro-batched (see `createBatcher`): concurrent searches
  * share one embedding call, and an idle service sends a query at once.
  */
-import type { EmbedderPool } from '../embeddings/embedders.js';
+import type { EmbedderPool } from '../../embeddings/embedders.js';
 
 /** Longest query text kept in the cache, in characters (a pasted chat message is not worth keeping). */
 export const MAX_CACHED_QUERY_CHARS = 1_000;

@@ -4,8 +4,8 @@
  * (./node-sync.ts), and which write errors are the nodes' own (isolated) rather than the database's.
  */
 import { Neo4jError } from 'neo4j-driver';
-import type { NodeWrite, StoredChunk } from '../graph/access/chunk-store.js';
-import { isValueError } from './skipped-nodes.js';
+import type { NodeWrite, StoredChunk } from '../../graph/access/chunk-store.js';
+import { isValueError } from '../index/skipped-nodes.js';
 
 /**
  * Estimated transaction memory of one write, in bytes ({@link entryBytes}): well under the

@@ -6,7 +6,7 @@
  *    (src/graph/access/chunk-store.ts: each node compared with what its chunk 0 records, inside the
  *    database; an unchanged node sends nothing and is not tokenised).
  * 2. Those nodes are read {@link WINDOW} at a time by id and cut into chunk texts as the build
- *    cuts them (./index-source.ts). A chunk text the node already has keeps its chunk node and
+ *    cuts them (../index/source.ts). A chunk text the node already has keeps its chunk node and
  *    vector (content-addressed: only texts it did not have go to the model), so an edit to one
  *    paragraph of a long text embeds that paragraph's chunks, and a changed filter value or a
  *    renumbered chunk is set in place. The window's writes go in transactions bounded by their
@@ -16,7 +16,7 @@
  *
  * A node with nothing to index keeps a marker (a chunk node with its `sig` and no text or
  * vector, in neither index), so it is not read again until it changes. A node whose content
- * fails (its read, its chunking, or its write) is left out and reported (./skipped-nodes.ts) and
+ * fails (its read, its chunking, or its write) is left out and reported (../index/skipped-nodes.ts) and
  * tried again by the next pass. A failure (database or model server down, the lock lost) ends
  * the pass: the nodes written are in step, the others are found again by the next pass; nothing
  * unchanged is touched.
@@ -24,17 +24,17 @@
  * Chunk nodes written here have batch key `sync`: a later build finds their batches incomplete
  * and writes them again (from its vector cache where it has them), as it would after any edit.
  */
-import { createChunkStore, type NodeWrite, type StoredChunk } from '../graph/access/chunk-store.js';
-import { readTextPlan, type TextPlan } from '../graph/text/text-plan.js';
-import { DomainError } from '../errors.js';
-import { acquireBuildLock } from '../store/build-lock.js';
+import { createChunkStore, type NodeWrite, type StoredChunk } from '../../graph/access/chunk-store.js';
+import { readTextPlan, type TextPlan } from '../../graph/text/text-plan.js';
+import { DomainError } from '../../errors.js';
+import { acquireBuildLock } from '../../store/build-lock.js';
 import neo4j from 'neo4j-driver';
-import { carryFields, MAX_CARRIED_CHARS } from './carry.js';
-import { type IndexBuildDeps, validateBuildTarget } from './index-build.js';
-import { chunkingChange, readIndexMeta, writeIndexMeta } from './index-meta.js';
-import { toList } from '../graph/access/index-writer.js';
-import { type CarryState, type ChunkText, type NodeRef, nodeChunkTexts, readParams, readRowsById, rowReader } from './index-source.js';
-import { createSkippedNodes, SKIPPED_SHOWN, type SkippedNodes } from './skipped-nodes.js';
+import { carryFields, MAX_CARRIED_CHARS } from '../index/carry.js';
+import { type IndexBuildDeps, validateBuildTarget } from '../index/target.js';
+import { chunkingChange, readIndexMeta, writeIndexMeta } from '../index/record.js';
+import { toList } from '../../graph/access/index-writer.js';
+import { type CarryState, type ChunkText, type NodeRef, nodeChunkTexts, readParams, readRowsById, rowReader } from '../index/source.js';
+import { createSkippedNodes, SKIPPED_SHOWN, type SkippedNodes } from '../index/skipped-nodes.js';
 import { isWriteContentError, splitWrites, storedBytes, WRITE_BYTES } from './write-windows.js';
 
 /** What one index's sync did. */

@@ -20,35 +20,35 @@
  *
  * With `labels` or `where` the same query keeps only the candidates that pass the filter, and
  * is run again with longer candidate lists while fewer than `top_k` pass (./filter.ts). Where
- * the index's chunks carry filter values (./carry.ts: Neo4j 2026.x), the part of the filter the
+ * the index's chunks carry filter values (../index/carry.ts: Neo4j 2026.x), the part of the filter the
  * vector index can apply goes into it (`SEARCH … WHERE`, src/graph/filters/filter-index.ts), so its list
  * holds only passing chunks and one round suffices; the rest is post-filtered as before. Without
  * a filter the query, its parameters and its one round trip are exactly those of an unfiltered search.
  */
 import neo4j from 'neo4j-driver';
-import { type AutoRead, withAutoRead } from '../graph/access/auto-read.js';
-import type { Config } from '../config.js';
-import type { EmbedderPool } from '../embeddings/embedders.js';
-import { assertGraph, type GraphStore } from '../graph/access/driver.js';
-import { DomainError } from '../errors.js';
-import { fulltextIndexName, missingIndexKind, namesIndexName, searchQuery } from '../graph/dialect.js';
-import { indexStatements } from '../graph/dialect/index-statements.js';
-import { type CompiledFilter, compileFilter } from '../graph/filters/filter-cypher.js';
-import { type CarriedFields, splitFilter } from '../graph/filters/filter-index.js';
-import { type CarryPlan, inIndexOverfetch, labelField, propField } from './carry.js';
+import { type AutoRead, withAutoRead } from '../../graph/access/auto-read.js';
+import type { Config } from '../../config.js';
+import type { EmbedderPool } from '../../embeddings/embedders.js';
+import { assertGraph, type GraphStore } from '../../graph/access/driver.js';
+import { DomainError } from '../../errors.js';
+import { fulltextIndexName, missingIndexKind, namesIndexName, searchQuery } from '../../graph/dialect.js';
+import { indexStatements } from '../../graph/dialect/index-statements.js';
+import { type CompiledFilter, compileFilter } from '../../graph/filters/filter-cypher.js';
+import { type CarriedFields, splitFilter } from '../../graph/filters/filter-index.js';
+import { type CarryPlan, inIndexOverfetch, labelField, propField } from '../index/carry.js';
 import { createFilterNameCheck } from './filter-names.js';
-import { createTtlCache } from '../lib/ttl-cache.js';
-import { NEIGHBOR_SCAN, nodeContext, type RawNeighbor } from '../graph/access/neighbors.js';
-import { unknownModel } from '../embeddings/embedders.js';
+import { createTtlCache } from '../../lib/ttl-cache.js';
+import { NEIGHBOR_SCAN, nodeContext, type RawNeighbor } from '../../graph/access/neighbors.js';
+import { unknownModel } from '../../embeddings/embedders.js';
 import { queryTerms, toLuceneQuery } from './fulltext-query.js';
 import { createQueryVectors, type QueryVectors } from './query-vectors.js';
-import { resolveIndexName } from './index-build.js';
-import { metaWrites, readIndexMeta } from './index-meta.js';
-import { nodeFields, textParams } from './index-source.js';
+import { resolveIndexName } from '../index/target.js';
+import { metaWrites, readIndexMeta } from '../index/record.js';
+import { nodeFields, textParams } from '../index/source.js';
 import { hitText, nodePath } from './result-text.js';
-import { planNames, type TextPlan } from '../graph/text/text-plan.js';
-import { findModel } from '../contract/models.js';
-import type { RetrievalMode, SourceNode } from '../contract/search.js';
+import { planNames, type TextPlan } from '../../graph/text/text-plan.js';
+import { findModel } from '../../contract/models.js';
+import type { RetrievalMode, SourceNode } from '../../contract/search.js';
 import type { FilterPath, SearchRequest, VectorSearcher } from './types.js';
 import { createListMemory, MAX_FILTER_CANDIDATES, nextCandidateCount } from './filter.js';
 
@@ -210,7 +210,7 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
   const queryVectors = opts.queryVectors ?? createQueryVectors({ embedders: deps.embedders, size: config.QUERY_VECTOR_CACHE_SIZE });
 
   /** The lists of a first round: `topK` × the mode's over-fetch. */
-  // `inIndex`: the index's carry when the index applies the filter (fewer hits suffice: ./carry.ts).
+  // `inIndex`: the index's carry when the index applies the filter (fewer hits suffice: ../index/carry.ts).
   const firstLists = (mode: RetrievalMode, topK: number, inIndex?: CarryPlan): Lists => {
     const most = mode === 'vector' ? overfetch : LIST_OVERFETCH;
     return {
@@ -259,7 +259,7 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
       scan: neo4j.int(NEIGHBOR_SCAN),
     });
     if (filter?.inIndex) filter.chunkHits = records[0]?.has('chunkHits') ? Number(records[0].get('chunkHits')) : null;
-    // The text a result carries is the text that was indexed for it (./node-text.ts), bounded (./result-text.ts);
+    // The text a result carries is the text that was indexed for it (../index/node-text.ts), bounded (./result-text.ts);
     // nodes are named as the index names them (src/graph/text/node-name.ts).
     const names = planNames(text);
     return records.map((r): SourceNode => {

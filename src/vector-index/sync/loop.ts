@@ -23,13 +23,13 @@
  * duration, so a large graph written to all the time is synced continuously but with at most a
  * quarter of the time spent on it.
  */
-import { DomainError } from '../errors.js';
-import { graphBookmark } from '../graph/access/bookmark.js';
-import { readSyncState as readState, type SyncState, writeSyncState } from '../store/sync-state.js';
-import { resolveIndexName, type IndexBuildDeps } from './index-build.js';
-import { listIndexMeta } from './index-meta.js';
+import { DomainError } from '../../errors.js';
+import { graphBookmark } from '../../graph/access/bookmark.js';
+import { readSyncState as readState, type SyncState, writeSyncState } from '../../store/sync-state.js';
+import { resolveIndexName, type IndexBuildDeps } from '../index/target.js';
+import { listIndexMeta } from '../index/record.js';
 import { syncIndexNodes } from './node-sync.js';
-import { findModel } from '../contract/models.js';
+import { findModel } from '../../contract/models.js';
 
 /** What one index's sync did. */
 export interface IndexSyncResult {
@@ -48,7 +48,7 @@ export interface IndexSyncResult {
   /** Chunk nodes of changed nodes kept (their text unchanged; vector reused). */
   chunks_kept?: number;
   chunks_deleted?: number;
-  /** Nodes left out because their content failed (./skipped-nodes.ts), when there were any. */
+  /** Nodes left out because their content failed (../index/skipped-nodes.ts), when there were any. */
   nodes_skipped?: number;
   /** The first few of them, with why. */
   skipped?: { node_id: string; reason: string }[];

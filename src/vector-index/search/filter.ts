@@ -10,12 +10,12 @@
  * the index again for more ({@link nextCandidateCount}) until `top_k` pass, the lists hold every
  * chunk of the index, or {@link MAX_FILTER_CANDIDATES} is reached.
  */
-import type { FieldError } from '../contract/problem.js';
-import { filterConditions, type SearchFilter } from '../contract/search-filter.js';
-import { DomainError } from '../errors.js';
-import type { GraphNames } from '../graph/shape/graph-names.js';
-import { graphPropertyNames, INDEX_NODE_PROPERTIES, isIndexProperty, isReservedName } from '../graph/shape/internal-names.js';
-import { closeNames } from '../lib/close-names.js';
+import type { FieldError } from '../../contract/problem.js';
+import { filterConditions, type SearchFilter } from '../../contract/search-filter.js';
+import { DomainError } from '../../errors.js';
+import type { GraphNames } from '../../graph/shape/graph-names.js';
+import { graphPropertyNames, INDEX_NODE_PROPERTIES, isIndexProperty, isReservedName } from '../../graph/shape/internal-names.js';
+import { closeNames } from '../../lib/close-names.js';
 
 /** The filter fields of a search request. */
 export interface SearchFilterFields {

@@ -5,7 +5,7 @@
  * the only quantity whose total is known before the texts are chunked; the embedding phase is
  * counted as 95% of the build, the cleanup and index population as the rest.
  */
-import type { BuildProgress } from './index-build.js';
+import type { BuildProgress } from './build.js';
 
 /** A progress report as clients see it (snake_case: it is also a wire shape). */
 export interface ProgressView {

@@ -1,6 +1,6 @@
 /** The search every caller uses (HTTP, chat lookup, agent, MCP), as a seam tests can replace. */
-import type { RetrievalMode, SourceNode } from '../contract/search.js';
-import type { SearchFilter } from '../contract/search-filter.js';
+import type { RetrievalMode, SourceNode } from '../../contract/search.js';
+import type { SearchFilter } from '../../contract/search-filter.js';
 
 /** A search request. */
 export interface SearchRequest {
@@ -16,7 +16,7 @@ export interface SearchRequest {
   labels?: readonly string[];
   /** Only nodes whose properties pass this filter (absent: any node). */
   where?: SearchFilter;
-  /** Told, for a filtered search, where the filter was applied (./vector-search.ts). */
+  /** Told, for a filtered search, where the filter was applied (./searcher.ts). */
   onFilterPath?: (path: FilterPath) => void;
 }
 

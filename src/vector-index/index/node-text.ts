@@ -7,8 +7,8 @@
  * `TEXT_PROPERTY` when it has one (the seed's behaviour; a list of strings is joined as lists
  * are everywhere, {@link asText}); else its discovered labels.
  */
-import type { TextPlan } from '../graph/text/text-plan.js';
-import { isPlaceholder, joinName, nameValue } from '../graph/text/text-rules.js';
+import type { TextPlan } from '../../graph/text/text-plan.js';
+import { isPlaceholder, joinName, nameValue } from '../../graph/text/text-rules.js';
 
 /**
  * How property values are written into the body: `values`, one value per line; `keyed`, one

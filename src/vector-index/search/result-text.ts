@@ -3,13 +3,13 @@
  * characters, marker included, whatever the node holds. The database already cuts each value
  * to that many characters (src/graph/dialect.ts `cutValue`) and says how long it was, so a 5 MB
  * description is neither read nor sent whole; here the text is composed as the index composed
- * it (./node-text.ts) and cut, and the marker counts what was left out in both places and names
+ * it (../index/node-text.ts) and cut, and the marker counts what was left out in both places and names
  * `/graph/node`, where the node's properties are.
  */
-import { planNames, type TextPlan } from '../graph/text/text-plan.js';
-import { boundText, codePointLength } from '../lib/text.js';
-import { nodeFields } from './index-source.js';
-import { composeNodeText, type NodeFields, resultText } from './node-text.js';
+import { planNames, type TextPlan } from '../../graph/text/text-plan.js';
+import { boundText, codePointLength } from '../../lib/text.js';
+import { nodeFields } from '../index/source.js';
+import { composeNodeText, type NodeFields, resultText } from '../index/node-text.js';
 
 /** A value as the composer joins it: a string, or a list of strings joined by ', ' (null for anything else). */
 const joined = (v: unknown): string | null =>

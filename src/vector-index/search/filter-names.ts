@@ -4,10 +4,10 @@
  * hold; before refusing, they are read again, so a label created meanwhile is found (a refusal
  * costs one round trip more, a search none).
  */
-import type { GraphStore } from '../graph/access/driver.js';
-import { type GraphNames, readGraphNames } from '../graph/shape/graph-names.js';
-import { readHeldNames } from '../graph/shape/internal-names.js';
-import { createTtlCache } from '../lib/ttl-cache.js';
+import type { GraphStore } from '../../graph/access/driver.js';
+import { type GraphNames, readGraphNames } from '../../graph/shape/graph-names.js';
+import { readHeldNames } from '../../graph/shape/internal-names.js';
+import { createTtlCache } from '../../lib/ttl-cache.js';
 import { indexNamesIn, type SearchFilterFields, unknownFilterNames, unknownNamesError } from './filter.js';
 
 /**

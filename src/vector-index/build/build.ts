@@ -12,35 +12,23 @@
  * not part of this build is deleted at the end (as are cache files of batches no longer used).
  *
  * A node whose content makes reading or chunking it fail is left out and reported
- * (./skipped-nodes.ts: `skipped` in the report, `nodesSkipped` in the progress, a warning in the
+ * (../index/skipped-nodes.ts: `skipped` in the report, `nodesSkipped` in the progress, a warning in the
  * log); the build goes on with the others.
  */
-import type { Config } from '../config.js';
-import type { EmbedderPool } from '../embeddings/embedders.js';
-import { assertGraph, type GraphStore } from '../graph/access/driver.js';
-import { countTextNodes, textNodeLabels } from '../graph/access/text-nodes.js';
-import { type ChoiceSettings, readTextPlan, type TextChoice, type TextPlan } from '../graph/text/text-plan.js';
-import { writeIndexMeta, type IndexSettings } from './index-meta.js';
-import { DEFAULT_TEXT_FORMAT, type TextFormat } from './node-text.js';
-import { unknownModel } from '../embeddings/embedders.js';
+import { type IndexBuildDeps, resolveIndexName, validateBuildTarget } from '../index/target.js';
+import type { Config } from '../../config.js';
+import { findModel } from '../../contract/models.js';
+import { assertGraph } from '../../graph/access/driver.js';
+import { countTextNodes, textNodeLabels } from '../../graph/access/text-nodes.js';
+import { type ChoiceSettings, readTextPlan, type TextChoice, type TextPlan } from '../../graph/text/text-plan.js';
+import { writeIndexMeta, type IndexSettings } from '../index/record.js';
+import { DEFAULT_TEXT_FORMAT, type TextFormat } from '../index/node-text.js';
 import { batchKey, createCsvCache, storedBatchKey, type CacheFs } from './csv-cache.js';
-import { type CarryPlan, carryFields, chooseCarry, MAX_CARRIED_LABELS } from './carry.js';
-import { acquireBuildLock } from '../store/build-lock.js';
-import { chunkBatches, streamTextNodes, textParams } from './index-source.js';
-import { createSkippedNodes, SKIPPED_SHOWN, type SkippedNodes } from './skipped-nodes.js';
-import { createIndexWriter } from '../graph/access/index-writer.js';
-import { findModel, indexName as deriveIndexName } from '../contract/models.js';
-import type { Logger } from '../lib/log.js';
-import type { KvStore } from '../store/redis.js';
-
-/** What the build needs from the app's dependencies. */
-export interface IndexBuildDeps {
-  readonly config: Config;
-  readonly graph: GraphStore;
-  readonly kv: KvStore;
-  readonly embedders: EmbedderPool;
-  readonly log: Logger;
-}
+import { type CarryPlan, carryFields, chooseCarry, MAX_CARRIED_LABELS } from '../index/carry.js';
+import { acquireBuildLock } from '../../store/build-lock.js';
+import { chunkBatches, streamTextNodes, textParams } from '../index/source.js';
+import { createSkippedNodes, SKIPPED_SHOWN, type SkippedNodes } from '../index/skipped-nodes.js';
+import { createIndexWriter } from '../../graph/access/index-writer.js';
 
 /** Progress of a running build, reported after every batch and while the index populates. */
 export interface BuildProgress {
@@ -52,7 +40,7 @@ export interface BuildProgress {
   batchesDone: number;
   batchesComputed: number;
   batchesSkipped: number;
-  /** Nodes left out because their content made reading or chunking them fail (./skipped-nodes.ts); absent: 0. */
+  /** Nodes left out because their content made reading or chunking them fail (../index/skipped-nodes.ts); absent: 0. */
   nodesSkipped?: number;
   /** Population of the vector index, 0..100 (phase `indexing`). */
   indexPercent: number;
@@ -120,21 +108,6 @@ export interface BuildTimings {
 /** A finished build: the contract's fields plus timings. */
 export type BuildReport = BuildIndexResult & BuildExtras & { timings: BuildTimings };
 
-/**
- * The index name for a graph and model: `VECTOR_INDEX_NAME` for the configured pair
- * (`GRAPHDB_GRAPH` + `EMBEDDING_MODEL`; it defaults to the derived name), else the derived name
- * `<graph>_<model>` with non-alphanumerics replaced by `_`.
- */
-export function resolveIndexName(config: IndexBuildDeps['config'], graph: string, model: string): string {
-  return graph === config.GRAPHDB_GRAPH && model === config.EMBEDDING_MODEL ? config.VECTOR_INDEX_NAME : deriveIndexName(graph, model);
-}
-
-/** Checks what can be checked before any work: model in the registry (422), graph exists (404). */
-export async function validateBuildTarget(deps: Pick<IndexBuildDeps, 'graph'>, graph: string, model: string): Promise<void> {
-  if (!findModel(model)) throw unknownModel(model);
-  await assertGraph(deps.graph, graph);
-}
-
 /** What to plan: the graph, and the choice and discovery a build would use (defaults from config). */
 export interface PlanRequest {
   graph: string;
@@ -170,7 +143,7 @@ export async function previewTextPlan(deps: Pick<IndexBuildDeps, 'graph' | 'conf
 }
 
 /**
- * What a new index's chunks carry for filtering inside the vector index (./carry.ts), or null
+ * What a new index's chunks carry for filtering inside the vector index (../index/carry.ts), or null
  * where the server's vector indexes take no filter properties (5.26) or none are wanted.
  */
 async function planCarry(deps: Pick<IndexBuildDeps, 'graph' | 'config'>, graph: string, plan: TextPlan): Promise<CarryPlan | null> {
