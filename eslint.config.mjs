@@ -36,8 +36,8 @@ export default [
     rules: {
       'regexp/no-super-linear-backtracking': 'error',
       'regexp/no-super-linear-move': 'error',
-      'max-lines': ['warn', { max: 400 }],
-      'max-lines-per-function': ['warn', { max: 100 }],
+      'max-lines': ['error', { max: 400 }],
+      'max-lines-per-function': ['error', { max: 100 }],
     },
   },
 ];

@@ -91,10 +91,11 @@ const EnvSchema = z.object({
   RETRIEVAL_MODE: z.enum(RETRIEVAL_MODES).default('hybrid'),
   /**
    * Lucene analyzer of the full-text index built beside each vector index (one of Neo4j's
-   * `db.index.fulltext.listAvailableAnalyzers()`). `standard-no-stop-words` (lower-cases, splits at
-   * Unicode word boundaries, keeps every word) beat `english` (stems, drops stop words) on every
-   * bench:quality set, e.g. hybrid recall@1 0.966 vs 0.953 on description sentences. A change
-   * re-creates the full-text index on the next build, without re-embedding.
+   * `db.index.fulltext.listAvailableAnalyzers()`). The default `standard-no-stop-words` (lower-cases,
+   * splits at Unicode word boundaries, keeps every word) finds more than `english` (stems, drops
+   * stop words) on every retrieval-quality set: words of names and titles match as written
+   * (docs/benchmarks.md, "Retrieval quality"). A change re-creates the full-text index on the next
+   * build, without re-embedding.
    */
   FULLTEXT_ANALYZER: z
     .string()

@@ -8,6 +8,53 @@
 import { HTTPException } from 'hono/http-exception';
 import type { FieldError, Problem } from './contract/problem.js';
 
+/**
+ * Every error code the service sends: the problem body's `type` is `/problems/<code>`, so these
+ * are wire values clients may compare against. Named in one union so that a code thrown or
+ * compared with a typo is a type error.
+ */
+export type ErrorCode =
+  // Request and protocol (routes, the HTTP framework).
+  | 'validation'
+  | 'bad-request'
+  | 'not-found'
+  | 'method-not-allowed'
+  | 'body-too-large'
+  | 'unsupported-media-type'
+  | 'not-implemented'
+  | 'http-error'
+  | 'internal'
+  // Access (routes/guards.ts, routes/chat-identity.ts) and admission (routes/chat.ts).
+  | 'unauthorized'
+  | 'forbidden-host'
+  | 'forbidden-origin'
+  | 'unknown-anon-id'
+  | 'rate-limit-identities'
+  | 'rate-limit-address'
+  | 'rate-limit-requests'
+  | 'rate-limit-tokens'
+  | 'queue-full'
+  // Dependencies down or too slow.
+  | 'unavailable'
+  | 'store-outage'
+  | 'model-server-unreachable'
+  | 'model-server-error'
+  | 'model-files-missing'
+  | 'model-files-invalid'
+  // The graph and its text.
+  | 'unknown-graph'
+  | 'unknown-node'
+  | 'unknown-filter-name'
+  | 'text-choice'
+  // Models and vector indexes.
+  | 'unknown-model'
+  | 'no-index'
+  | 'index-failed'
+  | 'index-timeout'
+  | 'build-running'
+  | 'build-lock-lost'
+  | 'sync-needs-build';
+
 /** What kind of failure a {@link DomainError} is; the edge maps each to one HTTP status. */
 export type ErrorKind = 'invalid' | 'not-found' | 'conflict' | 'unavailable' | 'failed';
 
@@ -29,7 +76,7 @@ export class DomainError extends Error {
 
   constructor(
     readonly kind: ErrorKind,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     options: { cause?: unknown; errors?: FieldError[] } = {},
   ) {
@@ -54,7 +101,7 @@ export class AppError extends Error {
 
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     options: AppErrorOptions = {},
   ) {
@@ -84,7 +131,7 @@ const TITLES: Record<number, string> = {
   503: 'Service Unavailable',
 };
 
-const CODES: Record<number, string> = {
+const CODES: Record<number, ErrorCode> = {
   400: 'bad-request',
   404: 'not-found',
   405: 'method-not-allowed',

@@ -43,14 +43,15 @@
  * --analyzer <name> (FULLTEXT_ANALYZER), --latency <n> (queries per mode timed, default 200),
  * --flips <n> (queries listed per set that lose or gain rank 1, default 8), --bm25-alone (full-text
  * and hybrid also with the scores alone, as before issue 37, and with only name chunks weighed by
- * the share of the query's words they hold: src/graph/dialect.ts TERM_SHARE).
+ * the share of the query's words they hold: src/graph/dialect/search-query.ts TERM_SHARE).
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createEmbeddersFromConfig } from '../../src/embeddings/embedders.js';
 import { buildVectorIndex } from '../../src/vector-index/build/build.js';
 import type { RetrievalMode } from '../../src/contract/search.js';
-import { HYBRID_ALPHA, createVectorSearcher } from '../../src/vector-index/search/searcher.js';
+import { HYBRID_ALPHA } from '../../src/vector-index/search/plan.js';
+import { createVectorSearcher } from '../../src/vector-index/search/searcher.js';
 import { createGraphStore } from '../../src/graph/access/driver.js';
 import { createLogger } from '../../src/lib/log.js';
 import { createKvStore } from '../../src/store/redis.js';

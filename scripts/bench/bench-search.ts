@@ -19,7 +19,7 @@ import { createGraphStore } from '../../src/graph/access/driver.js';
 import { dropSearchIndex } from '../../src/graph/access/index-writer.js';
 import { textParams } from '../../src/vector-index/index/source.js';
 import { queryTerms } from '../../src/vector-index/search/fulltext-query.js';
-import { candidateCount } from '../../src/vector-index/search/searcher.js';
+import { candidateCount } from '../../src/vector-index/search/plan.js';
 import { BENCH_MODEL, WIKIPATHWAYS_INDEX, WIKIPATHWAYS_PROP, benchConfig, benchModels, describeMachine, fmt } from './bench-common.js';
 import { type Created, ensureWikiPathwaysIndex, report, runLoad, startSearchServer } from './lib/search-bench.js';
 import { peerBench } from './bench-search-peer.js';
@@ -103,7 +103,7 @@ async function localBench(args: string[]) {
           k: neo4j.int(candidateCount(TOP_K)),
           topK: neo4j.int(TOP_K),
           vector: vectors[i % vectors.length],
-          // The query's words: name chunks are weighed by the share of them they hold (src/graph/dialect.ts NAME_SHARE).
+          // The query's words: name chunks are weighed by the share of them they hold (src/graph/dialect/search-query.ts NAME_SHARE).
           terms: queryTerms(queries[i % queries.length]!),
           // The text plan's parameters of an index of one text property, as the searcher sends them.
           ...textParams({ textProperty: WIKIPATHWAYS_PROP, only: null, labels: [] }),

@@ -8,6 +8,7 @@ import type { Config } from '../config.js';
 import { AppError, DomainError, dependencyName, isDependencyDown } from '../errors.js';
 import type { Logger } from '../lib/log.js';
 import type { LlmClients } from '../llm/clients.js';
+import type { LlmTarget } from '../llm/types.js';
 import type { JobOutcome, JobRecord, JobStore } from '../store/jobs.js';
 import { sleep } from '../lib/timeout.js';
 import type { RateLimiter } from '../store/rate-limit.js';
@@ -29,11 +30,11 @@ export interface ChatHandlers {
 
 /** What {@link runJob} needs. */
 export interface JobRunnerDeps {
-  config: Config;
+  config: Pick<Config, 'JOB_STORE_WAIT_MS' | 'RAG_CONFIDENCE_THRESHOLD' | 'LLM_RETRY_DELAY_MS' | 'GRAPHDB_GRAPH' | 'SEARCH_TEXT_MAX_CHARS'>;
   log: Logger;
-  llm: LlmClients;
-  jobs: JobStore;
-  limiter: RateLimiter;
+  llm: Pick<LlmClients, 'resolve'>;
+  jobs: Pick<JobStore, 'publish' | 'finish'>;
+  limiter: Pick<RateLimiter, 'recordTokens'>;
   handlers: ChatHandlers;
 }
 
@@ -73,6 +74,104 @@ export function boundSources(sources: SourceNode[], max: number): SourceNode[] {
   });
 }
 
+/** One job as {@link answer} sees it: its deps, the history its models see, and its writers. */
+interface JobRun {
+  deps: JobRunnerDeps;
+  job: JobRecord;
+  /** The session's history as the models see it (a regenerate's replaced pair left out). */
+  past: Message[];
+  signal: AbortSignal;
+  log: Logger;
+  /** The events kept with the assistant's message (`answer_delta` left out). */
+  events: JobEvent[];
+  emit(event: JobEvent): Promise<void>;
+  recordUsage(usage: TokenUsage): Promise<void>;
+}
+
+/**
+ * The router's decision. A router model that cannot answer does not stop the chat: the question
+ * is answered by lookup, and `fallback` says why (for `routing_done` and a later failure).
+ */
+async function route(run: JobRun, target: LlmTarget): Promise<{ decision: RouterDecision; fallback?: string }> {
+  const { config } = run.deps;
+  let fallback: string | undefined;
+  const decision = await classify(target, run.job.message, run.past, {
+    threshold: config.RAG_CONFIDENCE_THRESHOLD,
+    retryDelayMs: config.LLM_RETRY_DELAY_MS,
+    signal: run.signal,
+    onRetry: (attempt) => run.emit(modelRetry(target.model, attempt, config.LLM_RETRY_DELAY_MS)),
+  }).catch((err: unknown): RouterDecision => {
+    const failure = run.signal.aborted ? null : llmFailureOf(err);
+    if (!failure) throw err;
+    fallback = describeLlmFailure(target, 'router', failure, err);
+    run.log.warn('router model failed; answering by lookup', { error: err });
+    return { route: 'lookup', confidence: 0, reasoning: `answered by lookup because ${fallback}`, token_usage: null };
+  });
+  return { decision, fallback };
+}
+
+/** Routes the job and runs the route's handler; its `done` outcome, or a throw that ends it in `error`. */
+async function answer(run: JobRun): Promise<JobOutcome> {
+  const { deps, job, signal } = run;
+  const { config } = deps;
+  const routerTarget = deps.llm.resolve('router', { provider: job.llm.router_provider, model: job.llm.router_model });
+  const agentTarget = deps.llm.resolve('agent', { provider: job.llm.provider, model: job.llm.agent_model });
+  const { decision, fallback } = await route(run, routerTarget);
+  await Promise.all([
+    decision.token_usage ? run.recordUsage(decision.token_usage) : undefined,
+    run.emit({
+      type: 'routing_done',
+      data: {
+        route: decision.route,
+        confidence: decision.confidence,
+        reasoning: decision.reasoning,
+        ...(fallback ? { fallback: true } : {}),
+      },
+    }),
+  ]);
+
+  const handler = deps.handlers[decision.route];
+  if (!handler) throw new Error(AGENT_UNAVAILABLE);
+  const out = await handler({
+    question: job.message,
+    history: run.past,
+    graph: config.GRAPHDB_GRAPH,
+    llm: agentTarget,
+    emit: run.emit,
+    recordUsage: run.recordUsage,
+    signal,
+  }).catch((err: unknown) => {
+    const failure = signal.aborted || decision.route !== 'agent' ? null : llmFailureOf(err);
+    // An overloaded server keeps its own message (HTTP status, retries); the others get the fix.
+    if (failure && failure !== 'unavailable') throw new Error(describeLlmFailure(agentTarget, 'agent', failure, err), { cause: err });
+    // Neither model nor lookup could answer: say both, so the fix for each is in view.
+    if (fallback) throw new Error(`${fallback}; answering by lookup failed too: ${describeJobError(err)}`, { cause: err });
+    throw err;
+  });
+  const result: ChatResponse = {
+    session_id: job.session_id,
+    answer: out.answer,
+    route_taken: decision.route,
+    // Kept with the job and the session for days: bounded whatever the handler returned.
+    sources: boundSources(out.sources, config.SEARCH_TEXT_MAX_CHARS),
+    token_usage: addUsage(decision.token_usage, out.token_usage),
+  };
+  run.log.debug('job answered', { route: decision.route });
+  return {
+    status: 'done',
+    result,
+    user: { role: 'user', content: job.message, route: null, confidence: null, events: [] },
+    // The final event is kept with the message too, so its sources survive a reload.
+    assistant: {
+      role: 'assistant',
+      content: out.answer,
+      route: decision.route,
+      confidence: decision.confidence,
+      events: [...run.events, { type: 'job_done', data: { ...result } }],
+    },
+  };
+}
+
 /**
  * Runs a taken `job` (with the session's trimmed `history`) to its end; resolves when the
  * finished record is written (or the run was aborted).
@@ -84,97 +183,33 @@ export async function runJob(
   workerId: string,
   signal: AbortSignal,
 ): Promise<void> {
-  // `routing_started` was published when the job was taken (same round trip).
-  const events: JobEvent[] = [ROUTING_STARTED];
-  // A regenerate's models must not see the answer it replaces (nor its question twice).
-  const past = job.regenerate ? withoutReplacedPair(history, job.message) : history;
   const { config, jobs, limiter } = deps;
   const log = deps.log.child({ jobId: job.job_id });
   // A store blink pauses the job's writes (and so the job) rather than failing it.
   const storeWait = createStoreWait({ limitMs: config.JOB_STORE_WAIT_MS, signal, log });
-  const emit = async (event: JobEvent) => {
-    // The answer's pieces are in the answer itself: the session's copy of the events skips them.
-    if (event.type !== 'answer_delta') events.push(event);
-    await storeWait(() => jobs.publish(job, event));
+  // `routing_started` was published when the job was taken (same round trip).
+  const events: JobEvent[] = [ROUTING_STARTED];
+  const run: JobRun = {
+    deps,
+    job,
+    // A regenerate's models must not see the answer it replaces (nor its question twice).
+    past: job.regenerate ? withoutReplacedPair(history, job.message) : history,
+    signal,
+    log,
+    events,
+    async emit(event) {
+      // The answer's pieces are in the answer itself: the session's copy of the events skips them.
+      if (event.type !== 'answer_delta') events.push(event);
+      await storeWait(() => jobs.publish(job, event));
+    },
+    async recordUsage(usage) {
+      const { user_id } = job;
+      if (user_id) await storeWait(() => limiter.recordTokens(user_id, usage.input_tokens + usage.output_tokens));
+    },
   };
-  const recordUsage = async (usage: TokenUsage) => {
-    const { user_id } = job;
-    if (user_id) await storeWait(() => limiter.recordTokens(user_id, usage.input_tokens + usage.output_tokens));
-  };
-
   let outcome: JobOutcome;
   try {
-    const routerTarget = deps.llm.resolve('router', { provider: job.llm.router_provider, model: job.llm.router_model });
-    const agentTarget = deps.llm.resolve('agent', { provider: job.llm.provider, model: job.llm.agent_model });
-
-    // A router model that cannot answer does not stop the chat: the question is answered by
-    // lookup, and `routing_done` says so and why.
-    let fallback: string | undefined;
-    const decision: RouterDecision = await classify(routerTarget, job.message, past, {
-      threshold: config.RAG_CONFIDENCE_THRESHOLD,
-      retryDelayMs: config.LLM_RETRY_DELAY_MS,
-      signal,
-      onRetry: (attempt) => emit(modelRetry(routerTarget.model, attempt, config.LLM_RETRY_DELAY_MS)),
-    }).catch((err: unknown) => {
-      const failure = signal.aborted ? null : llmFailureOf(err);
-      if (!failure) throw err;
-      fallback = describeLlmFailure(routerTarget, 'router', failure, err);
-      log.warn('router model failed; answering by lookup', { error: err });
-      return { route: 'lookup', confidence: 0, reasoning: `answered by lookup because ${fallback}`, token_usage: null };
-    });
-    await Promise.all([
-      decision.token_usage ? recordUsage(decision.token_usage) : undefined,
-      emit({
-        type: 'routing_done',
-        data: {
-          route: decision.route,
-          confidence: decision.confidence,
-          reasoning: decision.reasoning,
-          ...(fallback ? { fallback: true } : {}),
-        },
-      }),
-    ]);
-
-    const handler = deps.handlers[decision.route];
-    if (!handler) throw new Error(AGENT_UNAVAILABLE);
-    const out = await handler({
-      question: job.message,
-      history: past,
-      graph: config.GRAPHDB_GRAPH,
-      llm: agentTarget,
-      emit,
-      recordUsage,
-      signal,
-    }).catch((err: unknown) => {
-      const failure = signal.aborted || decision.route !== 'agent' ? null : llmFailureOf(err);
-      // An overloaded server keeps its own message (HTTP status, retries); the others get the fix.
-      if (failure && failure !== 'unavailable') throw new Error(describeLlmFailure(agentTarget, 'agent', failure, err), { cause: err });
-      // Neither model nor lookup could answer: say both, so the fix for each is in view.
-      if (fallback) throw new Error(`${fallback}; answering by lookup failed too: ${describeJobError(err)}`, { cause: err });
-      throw err;
-    });
-    const result: ChatResponse = {
-      session_id: job.session_id,
-      answer: out.answer,
-      route_taken: decision.route,
-      // Kept with the job and the session for days: bounded whatever the handler returned.
-      sources: boundSources(out.sources, config.SEARCH_TEXT_MAX_CHARS),
-      token_usage: addUsage(decision.token_usage, out.token_usage),
-    };
-    outcome = {
-      status: 'done',
-      result,
-      user: { role: 'user', content: job.message, route: null, confidence: null, events: [] },
-      // The final event is kept with the message too, so its sources survive a reload.
-      assistant: {
-        role: 'assistant',
-        content: out.answer,
-        route: decision.route,
-        confidence: decision.confidence,
-        events: [...events, { type: 'job_done', data: { ...result } }],
-      },
-    };
-    log.debug('job answered', { route: decision.route });
+    outcome = await answer(run);
   } catch (err) {
     // Past the shutdown grace period: leave the job on the processing list to be requeued.
     if (signal.aborted) return;

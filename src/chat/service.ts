@@ -10,8 +10,14 @@ import { createLookupHandler } from './lookup.js';
 import type { ChatHandlers } from './run-job.js';
 import { createChatWorker, type ChatWorker } from './worker.js';
 
+/** What {@link createChatHandlers} reads of the app's dependencies. */
+export type ChatHandlerDeps = Pick<AppDeps, 'search' | 'graph' | 'skeleton' | 'meaning' | 'config' | 'log'>;
+
+/** What the worker itself reads of the app's dependencies (its queue client is its own). */
+export type ChatWorkerDeps = Pick<AppDeps, 'kv' | 'jobs' | 'limiter' | 'events' | 'config' | 'log' | 'llm'>;
+
 /** The worker's route handlers: lookup (vector search as Markdown) and the tool-calling agent. */
-export function createChatHandlers(deps: AppDeps): ChatHandlers {
+export function createChatHandlers(deps: ChatHandlerDeps): ChatHandlers {
   return {
     lookup: createLookupHandler({
       search: deps.search,
@@ -31,8 +37,12 @@ export function createChatHandlers(deps: AppDeps): ChatHandlers {
 }
 
 /** Builds and starts the worker over `deps` with the handlers of {@link createChatHandlers}. */
-export async function startChatWorker(deps: AppDeps, handlers: ChatHandlers = createChatHandlers(deps)): Promise<ChatWorker> {
-  const worker = createChatWorker({ ...deps, queue: createJobQueue(deps.kv), handlers });
+export async function startChatWorker(
+  deps: ChatWorkerDeps & ChatHandlerDeps,
+  handlers: ChatHandlers = createChatHandlers(deps),
+): Promise<ChatWorker> {
+  const { jobs, limiter, events, config, log, llm } = deps;
+  const worker = createChatWorker({ queue: createJobQueue(deps.kv), jobs, limiter, events, config, log, llm, handlers });
   await worker.start();
   return worker;
 }

@@ -1,7 +1,7 @@
 /**
- * The embedding model registry (DECISIONS.md): the `model` values the API accepts, six
- * deployment identifiers with their vector dimensions and which provider computes them. A
- * name outside this table is refused.
+ * The embedding model registry: the `model` values the API accepts, six deployment identifiers
+ * with their vector dimensions and which provider computes them. A name outside this table is
+ * refused.
  */
 import { z } from '@hono/zod-openapi';
 

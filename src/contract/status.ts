@@ -1,7 +1,7 @@
 /**
- * Wire shape of `GET /status` (DECISIONS.md #19): what is ready and what is missing, with the
- * command that fixes each missing piece. The web UI's setup panel and the summary `npm start`
- * prints are both built from `checks`, so they cannot disagree.
+ * Wire shape of `GET /status` (docs/running.md, "Readiness"): what is ready and what is
+ * missing, with the command that fixes each missing piece. The web UI's setup panel and the
+ * summary `npm start` prints are both built from `checks`, so they cannot disagree.
  */
 import { z } from '@hono/zod-openapi';
 import { TextPlanSchema } from './text-plan.js';

@@ -1,14 +1,15 @@
 /**
- * Wire shape of a text plan (src/graph/text/text-plan.ts): what is indexed per label, what is left
- * out and why (built by `textPlanBody` there). `POST /dev/text_plan` answers with it before a build, the build's response and
- * `GET /status` carry it after (extensions, DECISIONS.md #26), and the web chat's setup panel
- * shows it.
+ * Wire shape of a text plan (src/graph/text/text-plan.ts): what is indexed per label, what is
+ * left out and why (built by `textPlanBody` there). `POST /dev/text_plan` answers with it before
+ * a build, the build's response and `GET /status` carry it after (as extensions of the
+ * contract's shapes; docs/indexing.md, "Graphs without a text property"), and the web chat's
+ * setup panel shows it.
  */
 import { z } from '@hono/zod-openapi';
 
 /**
  * zod leaves an own `__proto__` key out of a record it parses (assigning it would replace the
- * result's prototype), so `{"__proto__": ["text"]}` used to vanish and a full build ran. The key
+ * result's prototype), so `{"__proto__": ["text"]}` would vanish and a full build run. The key
  * goes through the schema under this stand-in and comes out as an own property again, for the
  * plan to refuse as an unknown label like any other.
  */

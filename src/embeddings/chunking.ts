@@ -16,7 +16,7 @@
  *
  * Characters bound a chunk as well as tokens, whatever the tokenizer says: a WordPiece tokenizer
  * counts a word it cannot split (over 100 characters, or of unknown characters) as one unknown
- * token, so a 200,000-character token was one 200,019-character chunk. The bound is
+ * token, so a 200,000-character token would make one chunk of over 200,000 characters. The bound is
  * {@link CHARS_PER_TOKEN_CEILING} characters per token of the budget (2,048 for 256 tokens):
  * about twice the 4-5 characters per token of English and German prose and far above code,
  * URLs and CJK text (fewer characters per token), so no chunk a tokenizer counts truly is ever

@@ -6,9 +6,9 @@
  *
  * Why not ONNX Runtime here: the potion ONNX export is the same gather + mean, so the session
  * adds tensor marshalling (ids to BigInt64, a padded batch, the output copied back) around work
- * that a plain loop over the Float32Array does in well under the tokeniser's time; the JS path
- * measured faster at equal results (figures in the report and `npm run bench:embed`). Sentence
- * encoders still run through ONNX Runtime (onnx-embedder.ts).
+ * that a plain loop over the Float32Array does in well under the tokeniser's time, so the JS
+ * path is faster at equal results (`npm run bench:embed` compares them). Sentence encoders run
+ * through ONNX Runtime (onnx-embedder.ts).
  */
 import { DomainError } from '../errors.js';
 import { chunkText, type ChunkingOptions } from './chunking.js';

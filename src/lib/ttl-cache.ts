@@ -5,8 +5,12 @@
 
 /** Values by key, each reused for a while. */
 export interface TtlCache<T> {
-  /** The value of `key`; loaded when absent or older than the age limit, or than `maxAgeMs` when given. */
-  get(key: string, maxAgeMs?: number): Promise<T>;
+  /**
+   * The value of `key`: `load()` is called when it is absent or older than the age limit, or
+   * than `maxAgeMs` when given. The caller passes the loader, so it closes over the call's own
+   * arguments (a key is only a name for them).
+   */
+  get(key: string, load: () => Promise<T>, maxAgeMs?: number): Promise<T>;
 }
 
 /** Options of {@link createTtlCache}. */
@@ -18,16 +22,16 @@ export interface TtlCacheOptions {
   now?: () => number;
 }
 
-/** A cache over `load`. */
-export function createTtlCache<T>(load: (key: string) => Promise<T>, opts: TtlCacheOptions): TtlCache<T> {
+/** An empty cache. */
+export function createTtlCache<T>(opts: TtlCacheOptions): TtlCache<T> {
   const now = opts.now ?? Date.now;
   const maxKeys = opts.maxKeys ?? 100;
   const entries = new Map<string, { at: number; value: Promise<T> }>();
   return {
-    get(key, maxAgeMs = opts.ttlMs) {
+    get(key, load, maxAgeMs = opts.ttlMs) {
       const hit = entries.get(key);
       if (hit && now() - hit.at < Math.min(maxAgeMs, opts.ttlMs)) return hit.value;
-      const value = load(key);
+      const value = load();
       entries.delete(key);
       entries.set(key, { at: now(), value });
       if (entries.size > maxKeys) entries.delete(entries.keys().next().value as string);

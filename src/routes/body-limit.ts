@@ -1,9 +1,9 @@
 /**
  * `MAX_BODY_BYTES` for the problem+json routes: a larger body is a 413 problem, and the rest of
  * it is read and thrown away first, so the connection can serve the client's next request.
- * Hono's own bodyLimit answered without reading the body; Node's server (through
- * @hono/node-server) then gave the unread body 500 ms and closed the socket under a response
- * that had said keep-alive, so a client reusing connections lost its next, valid request
+ * Hono's own bodyLimit answers without reading the body; Node's server (through
+ * @hono/node-server) then gives the unread body 500 ms and closes the socket under a response
+ * that said keep-alive, so a client reusing connections loses its next, valid request
  * ("other side closed"). A body too large or too slow to throw away gets `Connection: close`,
  * which tells the client not to reuse the connection.
  */

@@ -7,7 +7,7 @@ import { getCookie, setCookie } from 'hono/cookie';
 import { JobSubmissionSchema } from '../contract/chat.js';
 import { ProviderSchema } from '../contract/providers.js';
 import type { AppDeps } from '../deps.js';
-import { AppError } from '../errors.js';
+import { AppError, type ErrorCode } from '../errors.js';
 import { BODY_PROBLEMS, UNAVAILABLE_PROBLEM, createRouter, issuedIdSchema, problem } from './openapi.js';
 import { LIFETIMES } from '../store/keys.js';
 import { AnonHeaderSchema, resolveUser } from './chat-identity.js';
@@ -62,7 +62,7 @@ const bootstrapRoute = createRoute({
 });
 
 /** A 429 saying which limit was hit and when to retry, in the text and in `Retry-After`. */
-const rateLimited = (code: string, what: string, retryAfterSeconds: number) =>
+const rateLimited = (code: ErrorCode, what: string, retryAfterSeconds: number) =>
   new AppError(429, code, `${what}; retry after ${retryAfterSeconds} s`, { headers: { 'Retry-After': String(retryAfterSeconds) } });
 
 /** Chat submission and identity routes. */

@@ -13,7 +13,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 import type { Config } from '../config.js';
-import { AppError, problemResponse } from '../errors.js';
+import { AppError, type ErrorCode, problemResponse } from '../errors.js';
 import { clientAddressOf } from '../lib/client-address.js';
 import { safeEqual } from '../lib/safe-equal.js';
 import { jsonRpcError } from '../mcp/http.js';
@@ -74,7 +74,7 @@ export function guards(config: GuardConfig): MiddlewareHandler<AppEnv> {
     c.set('client', clientOf(c, config.TRUST_PROXY));
     const path = c.req.path;
     const mcp = path === '/mcp' || path === '/mcp/';
-    const deny = (status: 401 | 403, code: string, message: string, headers: Record<string, string> = {}) =>
+    const deny = (status: 401 | 403, code: ErrorCode, message: string, headers: Record<string, string> = {}) =>
       mcp ? jsonRpcError(status, -32000, message, headers) : problemResponse(new AppError(status, code, message, { headers }), path);
     const origin = c.req.header('origin');
     if (mcp || !SAFE_METHODS.has(c.req.method)) {

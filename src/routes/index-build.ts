@@ -7,15 +7,16 @@
  * graph, a build already running, a database down) still answer with their status code.
  */
 import { createRoute, z } from '@hono/zod-openapi';
-import { sseFrame } from '../chat/sse.js';
 import type { AppDeps } from '../deps.js';
 import { toAppError, toProblem } from '../errors.js';
 import type { Logger } from '../lib/log.js';
+import { createSseStream, sseFrame } from '../lib/sse.js';
 import { buildVectorIndex, previewTextPlan, type BuildReport, type BuildProgress } from '../vector-index/build/build.js';
 import { textPlanBody } from '../graph/text/text-plan.js';
 import { TextChoiceFields, TextPlanSchema } from '../contract/text-plan.js';
 import { progressEvery } from '../vector-index/build/progress.js';
 import { ModelNameSchema } from '../contract/models.js';
+import { skippedNodesBody } from '../vector-index/index/skipped-nodes.js';
 import { BODY_PROBLEMS, createRouter, inRequest, problem, SSE_HEADERS } from './openapi.js';
 
 const BuildIndexRequestSchema = z
@@ -104,17 +105,18 @@ const route = createRoute({
   },
 });
 
-const resultBody = (r: BuildReport) => ({
-  index_name: r.index_name,
-  total_chunks: r.total_chunks,
-  batches_total: r.batches_total,
-  batches_computed: r.batches_computed,
-  batches_skipped: r.batches_skipped,
-  plan: textPlanBody(r.plan),
-  ...(r.skipped.count
-    ? { skipped_nodes: { count: r.skipped.count, nodes: r.skipped.nodes.map((n) => ({ node_id: n.nodeId, reason: n.reason })) } }
-    : {}),
-});
+const resultBody = (r: BuildReport) => {
+  const skipped = skippedNodesBody(r.skipped);
+  return {
+    index_name: r.index_name,
+    total_chunks: r.total_chunks,
+    batches_total: r.batches_total,
+    batches_computed: r.batches_computed,
+    batches_skipped: r.batches_skipped,
+    plan: textPlanBody(r.plan),
+    ...(skipped ? { skipped_nodes: skipped } : {}),
+  };
+};
 
 const planRoute = createRoute({
   method: 'post',
@@ -151,35 +153,10 @@ const PROGRESS_EVERY_MS = 250;
  * is held, the model and graph exist), so earlier failures reject and become ordinary errors.
  */
 async function streamBuild(start: (onProgress: (p: BuildProgress) => void) => Promise<BuildReport>, pingMs: number, log: Logger) {
-  const enc = new TextEncoder();
-  let ctrl: ReadableStreamDefaultController<Uint8Array> | undefined;
-  let open = true;
+  // Opened first, so that the build's first report has somewhere to go; the build goes on if the client leaves.
+  const sse = createSseStream({ pingMs });
   let id = 0;
-  const send = (chunk: string) => {
-    if (!open) return;
-    try {
-      ctrl?.enqueue(enc.encode(chunk));
-    } catch {
-      open = false; // the client went away; the build goes on
-    }
-  };
-  const event = (type: string, data: unknown) => send(sseFrame({ seq: ++id, event: { type, data } }));
-  let pinger: ReturnType<typeof setInterval> | undefined;
-  const end = () => {
-    clearInterval(pinger);
-    if (open) ctrl?.close();
-    open = false;
-  };
-  // Made first (its start runs at once), so that the build's first report has somewhere to go.
-  const body = new ReadableStream<Uint8Array>({
-    start(c) {
-      ctrl = c;
-    },
-    cancel() {
-      clearInterval(pinger);
-      open = false;
-    },
-  });
+  const event = (type: string, data: unknown) => sse.write(sseFrame({ seq: ++id, event: { type, data } }));
   let started!: () => void;
   const begun = new Promise<void>((resolve) => (started = resolve));
   const onView = progressEvery(PROGRESS_EVERY_MS, (v) => event('progress', v));
@@ -188,27 +165,27 @@ async function streamBuild(start: (onProgress: (p: BuildProgress) => void) => Pr
     onView(p);
   });
   await Promise.race([begun, build]).catch((err: unknown) => {
-    end();
+    sse.close();
     throw err;
   });
-  pinger = setInterval(() => send(': ping\n\n'), pingMs);
+  sse.startPings();
   build.then(
     (r) => {
       event('result', resultBody(r));
-      end();
+      sse.close();
     },
     (err: unknown) => {
       const e = toAppError(err);
       log[e.status >= 500 ? 'error' : 'warn']('index build failed', { error: err });
       event('error', toProblem(e));
-      end();
+      sse.close();
     },
   );
-  return new Response(body, { status: 200, headers: SSE_HEADERS });
+  return new Response(sse.body, { status: 200, headers: SSE_HEADERS });
 }
 
 /** Index build routes. */
-export function indexBuildRoutes(deps: AppDeps) {
+export function indexBuildRoutes(deps: Pick<AppDeps, 'config' | 'graph' | 'kv' | 'embedders' | 'log'>) {
   return createRouter()
     .openapi(planRoute, async (c) => {
       const body = c.req.valid('json');

@@ -1,4 +1,4 @@
-/** `GET /status`: the readiness report (DECISIONS.md #19); `/health` keeps the contract's meaning. */
+/** `GET /status`: the readiness report (docs/running.md, "Readiness"); `/health` keeps the contract's meaning. */
 import { createRoute } from '@hono/zod-openapi';
 import { StatusSchema } from '../contract/status.js';
 import type { AppDeps } from '../deps.js';

@@ -1,10 +1,10 @@
 /**
  * A `fetch` for the service's small outbound JSON calls (the embedding server), over
  * `node:http`/`node:https` with a keep-alive agent. Node's global `fetch` (undici behind WHATWG
- * streams) cost the API about half a millisecond of CPU per call more than this on the project
- * machine, and at 8 clients every millisecond the API spends is taken from a CPU-bound model
- * server on the same cores (docs/benchmarks.md, issue 16). Node only: the Bun and Deno entries
- * keep their own fetch, which is native there.
+ * streams) costs the API more CPU per call than this, and under load every millisecond the API
+ * spends is taken from a CPU-bound model server on the same cores (docs/benchmarks.md, "The
+ * embedding call over `node:http`"). Node only: the Bun and Deno entries keep their own fetch,
+ * which is native there.
  *
  * It takes what the embedders send (a string body, plain headers, an `AbortSignal`) and hands
  * anything else to the global `fetch`, so callers cannot tell the difference.

@@ -2,10 +2,10 @@
  * The index settings checked against the graph: `INDEX_LABELS` and `INDEX_PROPERTIES` must name
  * labels and properties the graph has (properties holding strings or lists of strings), and
  * `INDEX_FILTER_PROPERTIES` property keys the graph's own nodes use. Config parsing can only
- * check their form; a setting of the right form naming what the graph lacks used to leave
- * readiness green and every build and plan refused, blamed on a request field the request never
- * had. The readiness report (./report.ts) shows what this finds as a failed check naming the
- * setting, with close names, from the first report after start.
+ * check their form, and a setting of the right form naming what the graph lacks would otherwise
+ * leave readiness green while every build and plan is refused, blamed on a request field the
+ * request never had. The readiness report (./report.ts) shows what this finds as a failed check
+ * naming the setting, with close names, from the first report after start.
  */
 import type { FieldError } from '../contract/problem.js';
 import type { AppDeps } from '../deps.js';
@@ -74,5 +74,7 @@ export async function checkIndexSettings(deps: Pick<AppDeps, 'graph' | 'config'>
 }
 
 /** True when any index setting is set (the check has something to say). */
-export const hasIndexSettings = (config: AppDeps['config']): boolean =>
+export const hasIndexSettings = (
+  config: Pick<AppDeps['config'], 'INDEX_LABELS' | 'INDEX_PROPERTIES' | 'INDEX_FILTER_PROPERTIES'>,
+): boolean =>
   config.INDEX_LABELS.length > 0 || Object.keys(config.INDEX_PROPERTIES).length > 0 || (config.INDEX_FILTER_PROPERTIES?.length ?? 0) > 0;

@@ -9,13 +9,12 @@
  * On a Redis Cluster the scripts' classic PUBLISH reaches every node over the cluster bus, so
  * the one pattern subscription (on whichever node ioredis picks) still sees every job. Sharded
  * pub/sub (SPUBLISH/SSUBSCRIBE) keeps a message on its slot's node, which avoids the bus's
- * delay (measured on Redis 7.0, two events back to back as a job sends them: p50 14.6 ms, p99
- * 40 ms through the bus against 0.2 / 3 ms on the publishing node), but it has no pattern form:
- * every stream, and every job a worker runs (it listens for a cancel), then costs an SSUBSCRIBE
- * and an SUNSUBSCRIBE round trip. Tried with bench:chat: 14 instead of 10 round trips per job
- * and 15-20 % fewer jobs/s, on a single server as on the cluster. Tens of milliseconds on a
- * live event are not visible in a chat, so classic pub/sub stays; the bus copies each event to
- * every node, which starts to matter only with many nodes and many thousands of events a second.
+ * delay of tens of milliseconds, but it has no pattern form: every stream, and every job a
+ * worker runs (it listens for a cancel), would cost an SSUBSCRIBE and an SUNSUBSCRIBE round
+ * trip, and fewer jobs a second, on a single server as on a cluster (docs/benchmarks.md, "Chat
+ * jobs on a Redis Cluster"). Tens of milliseconds on a live event are not visible in a chat, so
+ * classic pub/sub is used; the bus copies each event to every node, which matters only with many
+ * nodes and many thousands of events a second.
  * A lost live message is harmless either way: streams re-read the stored events.
  */
 

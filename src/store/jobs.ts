@@ -8,8 +8,8 @@
  */
 import type { ChatResponse, JobEvent, JobStatus, Message } from '../contract/chat.js';
 import type { LlmProvider } from '../contract/providers.js';
-import type { KvStore } from './redis.js';
-import { createKeys, hasSlotTag, HISTORY_MESSAGES, LIFETIMES, nowSeconds, slotTag, uuidWithTag } from './keys.js';
+import type { KvClient, KvStore } from './redis.js';
+import { createKeys, hasSlotTag, type Keys, HISTORY_MESSAGES, LIFETIMES, nowSeconds, slotTag, uuidWithTag } from './keys.js';
 import { defineScript } from './script.js';
 import { FINISH_LUA, LIST_SESSION_LUA, PUBLISH_LUA, SUBMIT_LUA, TAKE_LUA } from './jobs-lua.js';
 
@@ -131,71 +131,86 @@ const toHash = (flat: unknown): Record<string, string> => {
   return h;
 };
 
+/** The store's client and its keys, for the scripts below. */
+interface JobDb {
+  redis: KvClient;
+  keys: Keys;
+}
+
+/** The FINISH script: the final event, the record and the session's messages. */
+async function finishRecord(
+  { redis, keys }: JobDb,
+  job: Pick<JobRecord, 'job_id' | 'session_id' | 'regenerate'>,
+  outcome: JobOutcome,
+): Promise<number> {
+  const done = outcome.status === 'done';
+  const final: JobEvent = done ? { type: 'job_done', data: { ...outcome.result } } : { type: 'job_error', data: { error: outcome.error } };
+  const seq = await FINISH(
+    redis,
+    [keys.jobEvents(job.job_id), keys.job(job.job_id), ...keys.sessionAll(job.session_id)],
+    [
+      JSON.stringify(final),
+      outcome.status,
+      done ? JSON.stringify(outcome.result) : outcome.error,
+      done ? JSON.stringify(outcome.user) : '',
+      done ? JSON.stringify(outcome.assistant) : '',
+      LIFETIMES.jobSeconds,
+      LIFETIMES.sessionSeconds,
+      keys.jobLive(job.job_id),
+      job.job_id,
+      job.regenerate ? '1' : '0',
+    ],
+  );
+  return Number(seq);
+}
+
+/** The SUBMIT script: loads or creates the session and stores the job (not yet queued). */
+async function storeJob({ redis, keys }: JobDb, job: NewJob): Promise<{ jobId: string; sessionId: string; isNew: boolean }> {
+  // Job, candidate session and fresh session share the candidate's slot tag (keys.ts); an
+  // ID we never issued names no session, so it starts a new one like any unknown ID.
+  const candidate = job.sessionId && hasSlotTag(job.sessionId) ? job.sessionId : '';
+  const tag = slotTag(candidate || crypto.randomUUID());
+  const jobId = uuidWithTag(tag);
+  const fresh = uuidWithTag(tag);
+  const [sessionId, isNew] = (await SUBMIT(
+    redis,
+    [...keys.sessionAll(candidate || fresh), keys.session(fresh), keys.job(jobId)],
+    [
+      candidate,
+      fresh,
+      job.userId ?? '',
+      nowSeconds(),
+      jobId,
+      job.message,
+      JSON.stringify(job.llm),
+      LIFETIMES.jobSeconds,
+      LIFETIMES.sessionSeconds,
+      job.regenerate ? '1' : '0',
+    ],
+  )) as [string, string];
+  return { jobId, sessionId, isNew: isNew === '1' };
+}
+
 /** The job store over `kv`. */
-export function createJobStore(kv: KvStore, opts: { maxPending?: number } = {}): JobStore {
+export function createJobStore(kv: Pick<KvStore, 'redis' | 'prefix'>, opts: { maxPending?: number } = {}): JobStore {
   const keys = createKeys(kv.prefix);
   const redis = kv.redis;
-
-  /** The FINISH script: the final event, the record and the session's messages. */
-  const finishRecord = async (job: Pick<JobRecord, 'job_id' | 'session_id' | 'regenerate'>, outcome: JobOutcome) => {
-    const done = outcome.status === 'done';
-    const final: JobEvent = done
-      ? { type: 'job_done', data: { ...outcome.result } }
-      : { type: 'job_error', data: { error: outcome.error } };
-    const seq = await FINISH(
-      redis,
-      [keys.jobEvents(job.job_id), keys.job(job.job_id), ...keys.sessionAll(job.session_id)],
-      [
-        JSON.stringify(final),
-        outcome.status,
-        done ? JSON.stringify(outcome.result) : outcome.error,
-        done ? JSON.stringify(outcome.user) : '',
-        done ? JSON.stringify(outcome.assistant) : '',
-        LIFETIMES.jobSeconds,
-        LIFETIMES.sessionSeconds,
-        keys.jobLive(job.job_id),
-        job.job_id,
-        job.regenerate ? '1' : '0',
-      ],
-    );
-    return Number(seq);
-  };
+  const db: JobDb = { redis, keys };
 
   return {
     async submit(job) {
       if (opts.maxPending && (await redis.llen(keys.queue())) >= opts.maxPending) return null;
-      // Job, candidate session and fresh session share the candidate's slot tag (keys.ts); an
-      // ID we never issued names no session, so it starts a new one like any unknown ID.
-      const candidate = job.sessionId && hasSlotTag(job.sessionId) ? job.sessionId : '';
-      const tag = slotTag(candidate || crypto.randomUUID());
-      const jobId = uuidWithTag(tag);
-      const fresh = uuidWithTag(tag);
-      const [sessionId, isNew] = (await SUBMIT(
-        redis,
-        [...keys.sessionAll(candidate || fresh), keys.session(fresh), keys.job(jobId)],
-        [
-          candidate,
-          fresh,
-          job.userId ?? '',
-          nowSeconds(),
-          jobId,
-          job.message,
-          JSON.stringify(job.llm),
-          LIFETIMES.jobSeconds,
-          LIFETIMES.sessionSeconds,
-          job.regenerate ? '1' : '0',
-        ],
-      )) as [string, string];
+      const { jobId, sessionId, isNew } = await storeJob(db, job);
       try {
         await redis.lpush(keys.queue(), jobId);
       } catch (err) {
         // Not queued, so never run: end it now rather than leave the session waiting on it.
-        await finishRecord({ job_id: jobId, session_id: sessionId, regenerate: false }, { status: 'error', error: NOT_QUEUED }).catch(
+        await finishRecord(db, { job_id: jobId, session_id: sessionId, regenerate: false }, { status: 'error', error: NOT_QUEUED }).catch(
           () => 0,
         );
         throw err;
       }
-      return { jobId, sessionId, isNewSession: isNew === '1' };
+      return { jobId, sessionId, isNewSession: isNew };
     },
     async get(jobId) {
       return parseJob(await redis.hgetall(keys.job(jobId)));
@@ -240,7 +255,7 @@ export function createJobStore(kv: KvStore, opts: { maxPending?: number } = {}):
           [job.session_id, outcome.status === 'done' ? '1' : '0', LIFETIMES.sessionSeconds],
         );
       }
-      const seq = await finishRecord(job, outcome);
+      const seq = await finishRecord(db, job, outcome);
       if (workerId) await redis.lrem(keys.processing(workerId), 1, job.job_id);
       return seq;
     },

@@ -212,12 +212,12 @@ describe('names in a field and a vector index of their own', () => {
     expect(rest).toEqual([]);
     const label = quoteName(chunkLabel(index));
     await q(`MATCH (c:${label}) SET c.batch = $textKey, c.chunkText = coalesce(c.chunkText, c.nameText) REMOVE c.nameText`, { textKey });
-    // Every vector in the one vector index, and a record that says so (no `namesIndex`).
+    // Every vector in the one vector index, and a record that says so (written as version 1 wrote it: no `version`).
     await q(`MATCH (c:${label}) WHERE c.nameEmbedding IS NOT NULL SET c.embedding = c.nameEmbedding REMOVE c.nameEmbedding`);
     await q(`DROP INDEX ${quoteName(namesIndexName(index))}`);
     const meta = (await readIndexMeta(driver, 'neo4j', index))!;
-    const { namesIndex: _, ...before } = meta.settings;
-    await writeIndexMeta(driver, 'neo4j', index, meta.plan, before);
+    const { version: _, ...before } = meta.settings;
+    await writeIndexMeta(driver, 'neo4j', index, meta.plan, before as typeof meta.settings);
     const ft = quoteName(fulltextIndexName(index));
     await q(`DROP INDEX ${ft}`);
     await q(`CREATE FULLTEXT INDEX ${ft} FOR (c:${label}) ON EACH [c.chunkText]`);

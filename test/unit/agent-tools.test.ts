@@ -73,7 +73,7 @@ describe('agent tools', () => {
     const down = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ServiceUnavailable' });
     expect((await runTool(failing(down), name, '{}', ctx)).transient).toBe(true);
     expect((await runTool(failing(new DomainError('not-found', 'no-index', 'x')), name, '{}', ctx)).transient).toBeUndefined();
-    expect((await runTool(failing(new DomainError('unavailable', 'down', 'x')), name, '{}', ctx)).transient).toBe(true);
+    expect((await runTool(failing(new DomainError('unavailable', 'unavailable', 'x')), name, '{}', ctx)).transient).toBe(true);
   });
 
   it('parses event args leniently and cuts summaries at 200 characters', () => {

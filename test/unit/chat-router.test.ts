@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { formatLookup, formatNeighbors, NO_RESULTS } from '../../src/chat/lookup.js';
 import { decide, parseDecision } from '../../src/chat/router.js';
-import { parseLastEventId, sseFrame } from '../../src/chat/sse.js';
+import { parseLastEventId } from '../../src/chat/sse.js';
+import { sseFrame } from '../../src/lib/sse.js';
 
 describe('parseDecision', () => {
   it('reads plain, fenced and chatty JSON', () => {

@@ -16,7 +16,7 @@ describe('error mapping', () => {
       instance: '/vector/search',
       errors: [{ path: 'body.top_k', message: 'too big' }],
     });
-    const res = problemResponse(new AppError(429, 'rate-limited', 'slow down', { headers: { 'Retry-After': '30' } }));
+    const res = problemResponse(new AppError(429, 'rate-limit-requests', 'slow down', { headers: { 'Retry-After': '30' } }));
     expect(res.status).toBe(429);
     expect(res.headers.get('content-type')).toBe('application/problem+json');
     expect(res.headers.get('retry-after')).toBe('30');
@@ -24,7 +24,7 @@ describe('error mapping', () => {
 
   it('maps domain errors by kind, keeping code, message and fields', () => {
     const statuses = (['invalid', 'not-found', 'conflict', 'unavailable', 'failed'] as const).map(
-      (kind) => toAppError(new DomainError(kind, 'c', 'm')).status,
+      (kind) => toAppError(new DomainError(kind, 'internal', 'm')).status,
     );
     expect(statuses).toEqual([422, 404, 409, 503, 500]);
     expect(toAppError(new DomainError('not-found', 'unknown-graph', 'no graph'))).toMatchObject({

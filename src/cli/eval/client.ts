@@ -56,34 +56,104 @@ async function describeRefusal(res: Response): Promise<string> {
   }
 }
 
-/** A client of one running service under one anonymous identity (call `bootstrap()` first). */
-export function createChatClient(opts: ChatClientOptions) {
+/** What the client's calls share: the service's address, the run's identity, and 429/503 waits. */
+interface Transport {
+  readonly base: string;
+  /** The anonymous identity sent as `x-anon-id` ('' before `bootstrap()`). */
+  anonId: string;
+  /** `fetch`, with a connection failure turned into {@link ServiceDownError}. */
+  call(path: string, init?: RequestInit): Promise<Response>;
+  /** `extra` with the identity header. */
+  headers(extra?: Record<string, string>): Record<string, string>;
+  /** Waits as a 429/503 answer asks; true when it was one of those. */
+  waitOut(res: Response, signal?: AbortSignal): Promise<boolean>;
+}
+
+function createTransport(opts: ChatClientOptions): Transport {
   const base = trimChar(opts.url, '/');
   const doFetch = opts.fetch ?? fetch;
   const maxWait = opts.maxWaitSeconds ?? 900;
-  let anonId = '';
-  const headers = (extra: Record<string, string> = {}) => ({ ...(anonId ? { 'x-anon-id': anonId } : {}), ...extra });
+  const t: Transport = {
+    base,
+    anonId: '',
+    async call(path, init = {}) {
+      try {
+        return await doFetch(`${base}${path}`, init);
+      } catch (err) {
+        if (init.signal?.aborted) throw err;
+        const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+        throw new ServiceDownError(`the service at ${base} does not answer (${cause?.code ?? cause?.message ?? (err as Error).message})`);
+      }
+    },
+    headers: (extra = {}) => ({ ...(t.anonId ? { 'x-anon-id': t.anonId } : {}), ...extra }),
+    async waitOut(res, signal) {
+      if (res.status !== 429 && res.status !== 503) return false;
+      const seconds = Math.min(maxWait, Math.max(1, Number(res.headers.get('retry-after')) || 5));
+      const why = await describeRefusal(res);
+      opts.onWait?.(seconds, why);
+      await sleep(seconds * 1000, signal);
+      return true;
+    },
+  };
+  return t;
+}
 
-  /** `fetch`, with a connection failure turned into {@link ServiceDownError}. */
-  const call = async (path: string, init: RequestInit = {}) => {
+/** Where a job's stream got to: the last event id seen, and drops in a row without progress. */
+interface FollowState {
+  lastId: number;
+  failures: number;
+}
+
+/** Reads one connection of a job's stream into `onEvent`; true when the final event came. */
+async function readStream(body: ReadableStream<Uint8Array>, state: FollowState, onEvent: (e: StreamEvent) => void): Promise<boolean> {
+  let finished = false;
+  const parser = createParser({
+    onEvent(msg) {
+      const id = Number(msg.id);
+      if (Number.isInteger(id)) {
+        if (id <= state.lastId) return;
+        state.lastId = id;
+      }
+      state.failures = 0;
+      const data = JSON.parse(msg.data) as Record<string, unknown>;
+      const type = msg.event ?? 'message';
+      onEvent({ type, data });
+      if (FINAL.has(type)) finished = true;
+    },
+  });
+  const decoder = new TextDecoder();
+  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+    parser.feed(decoder.decode(chunk, { stream: true }));
+    if (finished) break;
+  }
+  return finished;
+}
+
+/** `follow` of {@link createChatClient}. */
+async function followJob(t: Transport, jobId: string, onEvent: (e: StreamEvent) => void, signal?: AbortSignal): Promise<void> {
+  const state: FollowState = { lastId: 0, failures: 0 };
+  for (;;) {
     try {
-      return await doFetch(`${base}${path}`, init);
+      const res = await t.call(`/chat/job/${encodeURIComponent(jobId)}/stream`, {
+        headers: t.headers({ accept: 'text/event-stream', ...(state.lastId ? { 'last-event-id': String(state.lastId) } : {}) }),
+        signal,
+      });
+      if (res.status === 404) throw new RefusedError(`the job's stream answered ${await describeRefusal(res)}`);
+      if (!res.ok || !res.body) throw new Error(`the job's stream answered ${await describeRefusal(res)}`);
+      if (await readStream(res.body, state, onEvent)) return;
+      throw new Error('the job stream closed before the job ended');
     } catch (err) {
-      if (init.signal?.aborted) throw err;
-      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-      throw new ServiceDownError(`the service at ${base} does not answer (${cause?.code ?? cause?.message ?? (err as Error).message})`);
+      if (signal?.aborted) throw signal.reason;
+      if (err instanceof ServiceDownError || err instanceof RefusedError || ++state.failures > 5) throw err;
     }
-  };
+    await sleep(Math.min(8000, 250 * 2 ** state.failures), signal);
+  }
+}
 
-  /** Waits as a 429/503 answer asks; true when it was one of those. */
-  const waitOut = async (res: Response, signal?: AbortSignal) => {
-    if (res.status !== 429 && res.status !== 503) return false;
-    const seconds = Math.min(maxWait, Math.max(1, Number(res.headers.get('retry-after')) || 5));
-    const why = await describeRefusal(res);
-    opts.onWait?.(seconds, why);
-    await sleep(seconds * 1000, signal);
-    return true;
-  };
+/** A client of one running service under one anonymous identity (call `bootstrap()` first). */
+export function createChatClient(opts: ChatClientOptions) {
+  const http = createTransport(opts);
+  const { base, call, headers, waitOut } = http;
 
   return {
     /**
@@ -101,8 +171,8 @@ export function createChatClient(opts: ChatClientOptions) {
             `${base}/chat/bootstrap-anon answered HTTP ${res.status} without an anon_id cookie: is --url the chat API (port 8000, not the UI)?`,
           );
         }
-        anonId = decodeURIComponent(id);
-        return anonId;
+        http.anonId = decodeURIComponent(id);
+        return http.anonId;
       }
     },
 
@@ -136,46 +206,8 @@ export function createChatClient(opts: ChatClientOptions) {
      * resumed after the last event seen (up to 5 times in a row without progress).
      * @throws the signal's reason when it aborts; an Error when the stream cannot be followed.
      */
-    async follow(jobId: string, onEvent: (e: StreamEvent) => void, signal?: AbortSignal): Promise<void> {
-      let lastId = 0;
-      let failures = 0;
-      for (;;) {
-        let finished = false;
-        try {
-          const res = await call(`/chat/job/${encodeURIComponent(jobId)}/stream`, {
-            headers: headers({ accept: 'text/event-stream', ...(lastId ? { 'last-event-id': String(lastId) } : {}) }),
-            signal,
-          });
-          if (res.status === 404) throw new RefusedError(`the job's stream answered ${await describeRefusal(res)}`);
-          if (!res.ok || !res.body) throw new Error(`the job's stream answered ${await describeRefusal(res)}`);
-          const parser = createParser({
-            onEvent(msg) {
-              const id = Number(msg.id);
-              if (Number.isInteger(id)) {
-                if (id <= lastId) return;
-                lastId = id;
-              }
-              failures = 0;
-              const data = JSON.parse(msg.data) as Record<string, unknown>;
-              const type = msg.event ?? 'message';
-              onEvent({ type, data });
-              if (FINAL.has(type)) finished = true;
-            },
-          });
-          const decoder = new TextDecoder();
-          for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-            parser.feed(decoder.decode(chunk, { stream: true }));
-            if (finished) break;
-          }
-          if (finished) return;
-          throw new Error('the job stream closed before the job ended');
-        } catch (err) {
-          if (signal?.aborted) throw signal.reason;
-          if (err instanceof ServiceDownError || err instanceof RefusedError || ++failures > 5) throw err;
-        }
-        await sleep(Math.min(8000, 250 * 2 ** failures), signal);
-      }
-    },
+    follow: (jobId: string, onEvent: (e: StreamEvent) => void, signal?: AbortSignal): Promise<void> =>
+      followJob(http, jobId, onEvent, signal),
 
     /** `GET /config` (models, providers, limits) for the report; null when it does not answer. */
     async serviceConfig(): Promise<Record<string, unknown> | null> {

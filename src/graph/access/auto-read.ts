@@ -1,8 +1,9 @@
 /**
  * Auto-commit reads: statements run in one READ session without an explicit transaction, so
  * each is a RUN and a PULL sent together, one round trip, where `executeQuery`'s managed
- * transaction adds a BEGIN and a COMMIT (~2 ms per search on a local server). For short
- * idempotent reads that need no retry (search); the session is closed after `work`.
+ * transaction adds a BEGIN and a COMMIT, a cost a search can see (docs/benchmarks.md, "Vector
+ * search"). For short idempotent reads that need no retry (search); the session is closed
+ * after `work`.
  */
 import neo4j, { type Record as Neo4jRecord } from 'neo4j-driver';
 import type { GraphStore } from './driver.js';

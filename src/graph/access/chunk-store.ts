@@ -58,8 +58,8 @@ export interface NodeWrite {
 export interface ChunkStore {
   /**
    * Creates the `nodeId` range index when missing and waits until it is online; says whether the
-   * index's full-text index covers `nameText` (names in a field of their own), or was made before
-   * (`chunkText` alone: names stay in `chunkText` until a build moves them).
+   * index's full-text index covers `nameText` (names in a field of their own) or `chunkText`
+   * alone (an older layout: names stay in `chunkText` until a build moves them).
    */
   prepare(): Promise<{ namesApart: boolean }>;
   /**
@@ -95,91 +95,114 @@ const FETCH_SIZE = 1_000;
 /** Chunk nodes one transaction of {@link ChunkStore.deleteNodes} deletes (a chunk of 512 dimensions and 1,000 characters: ~5 KB). */
 const DELETE_ROWS = 2_000;
 
-/** The chunk store of index `indexName` in `database`. */
-export function createChunkStore(driver: Driver, database: string, indexName: string): ChunkStore {
-  const label = quoteName(chunkLabel(indexName));
-  const run = (cypher: string, params: Record<string, unknown> = {}) => driver.executeQuery(cypher, params, { database });
-  /**
-   * One auto-commit transaction, not retried: the driver's managed transactions retry a
-   * transient error for 30 s, and a write over the server's memory limit fails the same way each
-   * time. Also what `CALL { } IN TRANSACTIONS` needs.
-   */
-  const runOnce = async (cypher: string, params: Record<string, unknown>) => {
-    const session = driver.session({ database });
-    try {
-      return await session.run(cypher, params).summary();
-    } finally {
-      await session.close();
-    }
-  };
-  /** Streams a change query's rows (the driver pauses it while the sync works through a window). */
-  async function* stream(cypher: string, params: Record<string, unknown>): AsyncGenerator<ChangedNode> {
-    for await (const r of streamRecords(driver, database, cypher, params, FETCH_SIZE)) {
-      const seq = r.get('seq');
-      yield { nodeId: r.get('nodeId') as string, seq: seq === null ? null : Number(seq) };
-    }
+/** Where a chunk store reads and writes: the database, and the quoted chunk label of its index. */
+interface ChunkTarget {
+  driver: Driver;
+  database: string;
+  /** `__Chunk_<indexName>`, quoted for Cypher. */
+  label: string;
+}
+
+/**
+ * One auto-commit transaction, not retried: the driver's managed transactions retry a
+ * transient error for 30 s, and a write over the server's memory limit fails the same way each
+ * time. Also what `CALL { } IN TRANSACTIONS` needs. Returns the nodes it deleted.
+ */
+async function runOnce({ driver, database }: ChunkTarget, cypher: string, params: Record<string, unknown>): Promise<number> {
+  const session = driver.session({ database });
+  try {
+    const summary = await session.run(cypher, params).summary();
+    return summary.counters.updates().nodesDeleted;
+  } finally {
+    await session.close();
   }
-  return {
-    async prepare() {
-      await run(indexStatements(indexName).createNodeIndex);
-      await run(AWAIT_INDEX, { name: nodeIndexName(indexName), seconds: neo4j.int(600) });
-      const ft = (await run(FULLTEXT_INDEX_STATE, { name: fulltextIndexName(indexName) })).records[0];
-      return { namesApart: ((ft?.get('properties') as string[] | null) ?? []).includes('nameText') };
-    },
-    async *changes(params) {
-      // From the chunks' side: one seek by element id per indexed node, the values compared in
-      // place. Equal values mean the same labels and text property, so whether the node still has
-      // text under the plan is asked only of the nodes that differ.
-      yield* stream(
-        `MATCH (c:${label}) WHERE c.chunk = 0
+}
+
+/** Creates the `nodeId` range index when missing, waits for it, and reads which fields the full-text index covers. */
+async function prepareIndexes({ driver, database }: ChunkTarget, indexName: string): Promise<{ namesApart: boolean }> {
+  const run = (cypher: string, params: Record<string, unknown> = {}) => driver.executeQuery(cypher, params, { database });
+  await run(indexStatements(indexName).createNodeIndex);
+  await run(AWAIT_INDEX, { name: nodeIndexName(indexName), seconds: neo4j.int(600) });
+  const ft = (await run(FULLTEXT_INDEX_STATE, { name: fulltextIndexName(indexName) })).records[0];
+  return { namesApart: ((ft?.get('properties') as string[] | null) ?? []).includes('nameText') };
+}
+
+/** Streams a change query's rows (the driver pauses it while the sync works through a window). */
+async function* streamChanges(
+  { driver, database }: ChunkTarget,
+  cypher: string,
+  params: Record<string, unknown>,
+): AsyncGenerator<ChangedNode> {
+  for await (const r of streamRecords(driver, database, cypher, params, FETCH_SIZE)) {
+    const seq = r.get('seq');
+    yield { nodeId: r.get('nodeId') as string, seq: seq === null ? null : Number(seq) };
+  }
+}
+
+/**
+ * The indexed nodes whose values differ from their chunk 0's `sig`, from the chunks' side: one
+ * seek by element id per indexed node, the values compared in place. Equal values mean the same
+ * labels and text property, so whether the node still has text under the plan is asked only of
+ * the nodes that differ.
+ */
+const changedNodesQuery = (label: string) => `MATCH (c:${label}) WHERE c.chunk = 0
 OPTIONAL MATCH (n) WHERE elementId(n) = c.nodeId
 WITH c, n WHERE n IS NULL OR c.sig IS NULL OR c.sig <> ${nodeSig('n')}
 WITH c, n, n IS NOT NULL AND ${hasText('n')} AND ${notIndexNode('n')} AS present
-RETURN c.nodeId AS nodeId, CASE WHEN present THEN id(n) END AS seq`,
-        params,
-      );
-      // New nodes: the text nodes with no chunk, one seek in the `nodeId` range index each; with
-      // labels chosen (`$only`), a scan of those labels instead of every node of the database.
-      // Not a set of every indexed id collected first: that list grows with the graph and, at
-      // 3 × 10^6 nodes, went past the server's per-transaction memory limit
-      // (`db.memory.transaction.max`), failing every pass (docs/benchmarks.md).
-      const only = Array.isArray(params.only) && params.only.length ? (params.only as string[]) : null;
-      yield* stream(
-        `MATCH (n${only ? `:${only.map(quoteName).join('|')}` : ''}) WHERE ${hasText('n')} AND ${notIndexNode('n')}
+RETURN c.nodeId AS nodeId, CASE WHEN present THEN id(n) END AS seq`;
+
+/**
+ * The text nodes with no chunk, one seek in the `nodeId` range index each; with labels chosen
+ * (`only`), a scan of those labels instead of every node of the database. Not a set of every
+ * indexed id collected first: that list grows with the graph and, on a large one, goes past the
+ * server's per-transaction memory limit (`db.memory.transaction.max`) and fails every pass
+ * (docs/benchmarks.md, "3 × 10^6 nodes: the check's memory, and the logs").
+ */
+const newNodesQuery = (
+  label: string,
+  only: string[] | null,
+) => `MATCH (n${only ? `:${only.map(quoteName).join('|')}` : ''}) WHERE ${hasText('n')} AND ${notIndexNode('n')}
   AND NOT EXISTS { MATCH (c:${label} {nodeId: elementId(n)}) WHERE c.chunk = 0 }
-RETURN elementId(n) AS nodeId, id(n) AS seq`,
-        params,
-      );
-    },
-    async chunksOf(nodeIds) {
-      const { records } = await driver.executeQuery(
-        `UNWIND $ids AS id MATCH (c:${label} {nodeId: id})
+RETURN elementId(n) AS nodeId, id(n) AS seq`;
+
+/** {@link ChunkStore.changes}: the changed nodes, then the new ones. */
+async function* changedNodes(target: ChunkTarget, params: Record<string, unknown>): AsyncGenerator<ChangedNode> {
+  yield* streamChanges(target, changedNodesQuery(target.label), params);
+  const only = Array.isArray(params.only) && params.only.length ? (params.only as string[]) : null;
+  yield* streamChanges(target, newNodesQuery(target.label, only), params);
+}
+
+/** {@link ChunkStore.chunksOf}: the stored chunks of these source nodes, by source node. */
+async function readChunks({ driver, database, label }: ChunkTarget, nodeIds: readonly string[]): Promise<Map<string, StoredChunk[]>> {
+  const { records } = await driver.executeQuery(
+    `UNWIND $ids AS id MATCH (c:${label} {nodeId: id})
 RETURN id, elementId(c) AS chunkId, c.chunk AS chunk, coalesce(c.chunkText, c.nameText) AS text, c.nameText IS NOT NULL AS nameOnly, keys(c) AS keys,
   CASE WHEN c.chunk = 0 THEN reduce(t = 0, s IN coalesce(c.sig, []) | t + size(s)) ELSE 0 END AS sigChars`,
-        { ids: nodeIds },
-        { database, routing: 'READ' },
-      );
-      const out = new Map<string, StoredChunk[]>();
-      for (const r of records) {
-        const id = r.get('id') as string;
-        const list = out.get(id) ?? [];
-        list.push({
-          id: r.get('chunkId') as string,
-          chunk: Number(r.get('chunk')),
-          text: r.get('text') as string | null,
-          nameOnly: r.get('nameOnly') as boolean,
-          keys: r.get('keys') as string[],
-          sigChars: Number(r.get('sigChars')),
-        });
-        out.set(id, list);
-      }
-      return out;
-    },
-    async writeNodes(writes, namesIndex) {
-      // Per node: its stale chunk nodes deleted, kept ones updated in place (their vectors and
-      // index entries untouched), new ones created with their vectors.
-      const summary = await runOnce(
-        `UNWIND $writes AS w
+    { ids: nodeIds },
+    { database, routing: 'READ' },
+  );
+  const out = new Map<string, StoredChunk[]>();
+  for (const r of records) {
+    const id = r.get('id') as string;
+    const list = out.get(id) ?? [];
+    list.push({
+      id: r.get('chunkId') as string,
+      chunk: Number(r.get('chunk')),
+      text: r.get('text') as string | null,
+      nameOnly: r.get('nameOnly') as boolean,
+      keys: r.get('keys') as string[],
+      sigChars: Number(r.get('sigChars')),
+    });
+    out.set(id, list);
+  }
+  return out;
+}
+
+/**
+ * Per node: its stale chunk nodes deleted, kept ones updated in place (their vectors and index
+ * entries untouched), markers and new chunks created, the new ones with their vectors.
+ */
+const writeNodesQuery = (label: string) => `UNWIND $writes AS w
 CALL (w) {
   UNWIND w.stale AS id
   MATCH (old:${label}) WHERE elementId(old) = id
@@ -201,43 +224,56 @@ CALL (w) {
   SET c += row.props
   WITH c, row
   CALL db.create.setNodeVectorProperty(c, ${vectorPropertyOf('c')}, row.vector)
-}`,
-        {
-          writes: writes.map((w) => ({
-            nodeId: w.nodeId,
-            stale: w.stale,
-            kept: w.kept,
-            rows: w.rows,
-            markers: w.marker ? [w.marker] : [],
-          })),
-          namesIndex,
-        },
-      );
-      return summary.counters.updates().nodesDeleted;
-    },
-    async deleteNodes(nodeIds) {
-      const summary = await runOnce(
-        `UNWIND $ids AS id MATCH (c:${label} {nodeId: id})
+}`;
+
+/** {@link ChunkStore.writeNodes}: one transaction for these writes; returns the chunk nodes deleted. */
+async function writeNodes(target: ChunkTarget, writes: readonly NodeWrite[], namesIndex: boolean): Promise<number> {
+  const rows = writes.map((w) => ({ nodeId: w.nodeId, stale: w.stale, kept: w.kept, rows: w.rows, markers: w.marker ? [w.marker] : [] }));
+  return runOnce(target, writeNodesQuery(target.label), { writes: rows, namesIndex });
+}
+
+/** {@link ChunkStore.deleteNodes}: each node's chunk 0 last, {@link DELETE_ROWS} per transaction. */
+async function deleteNodes(target: ChunkTarget, nodeIds: readonly string[]): Promise<number> {
+  return runOnce(
+    target,
+    `UNWIND $ids AS id MATCH (c:${target.label} {nodeId: id})
 WITH c ORDER BY c.chunk = 0
 CALL (c) { DELETE c } IN TRANSACTIONS OF ${DELETE_ROWS} ROWS`,
-        { ids: nodeIds },
-      );
-      return summary.counters.updates().nodesDeleted;
-    },
-    async unindexable(params, props, maxChars) {
-      if (!props.length) return [];
-      const { records } = await driver.executeQuery(
-        `UNWIND $props AS k
+    { ids: nodeIds },
+  );
+}
+
+/** {@link ChunkStore.unindexable}: one text node per property is enough to name it. */
+async function unindexable(
+  { driver, database }: ChunkTarget,
+  params: Record<string, unknown>,
+  props: readonly string[],
+  maxChars: number,
+): Promise<string[]> {
+  if (!props.length) return [];
+  const { records } = await driver.executeQuery(
+    `UNWIND $props AS k
 CALL (k) {
   MATCH (n) WHERE n[k] IS NOT NULL AND (n[k] IS :: LIST<ANY> OR n[k] IS :: POINT OR (n[k] IS :: STRING AND size(n[k]) > $maxChars))
     AND ${hasText('n')} AND ${notIndexNode('n')}
   RETURN n LIMIT 1
 }
 RETURN DISTINCT k`,
-        { ...params, props, maxChars: neo4j.int(maxChars) },
-        { database, routing: 'READ' },
-      );
-      return records.map((r) => r.get('k') as string).sort();
-    },
+    { ...params, props, maxChars: neo4j.int(maxChars) },
+    { database, routing: 'READ' },
+  );
+  return records.map((r) => r.get('k') as string).sort();
+}
+
+/** The chunk store of index `indexName` in `database`. */
+export function createChunkStore(driver: Driver, database: string, indexName: string): ChunkStore {
+  const target: ChunkTarget = { driver, database, label: quoteName(chunkLabel(indexName)) };
+  return {
+    prepare: () => prepareIndexes(target, indexName),
+    changes: (params) => changedNodes(target, params),
+    chunksOf: (nodeIds) => readChunks(target, nodeIds),
+    writeNodes: (writes, namesIndex) => writeNodes(target, writes, namesIndex),
+    deleteNodes: (nodeIds) => deleteNodes(target, nodeIds),
+    unindexable: (params, props, maxChars) => unindexable(target, params, props, maxChars),
   };
 }

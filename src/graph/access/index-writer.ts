@@ -7,11 +7,10 @@
  *
  * Why the index exists before the writes: Neo4j then inserts each batch's vectors into the HNSW
  * graph as the batch commits, on a database thread, while this process embeds the next batch.
- * Populating a new index over existing chunk nodes afterwards was twice as slow in total here
- * (20,000 512-dimension vectors: 9.0 s written into an existing index vs 4.0 s of writes + 15.4 s
- * of population), and nothing else overlaps with it.
+ * Populating a new index over existing chunk nodes afterwards takes about twice as long in
+ * total, and nothing else overlaps with it (docs/benchmarks.md, "Index build": what limits it).
  */
-import neo4j, { type Driver, type Record as Neo4jRecord } from 'neo4j-driver';
+import neo4j, { type Driver, type EagerResult, type Record as Neo4jRecord } from 'neo4j-driver';
 import { DomainError } from '../../errors.js';
 import { FULLTEXT_FIELDS, NAME_VECTOR, batchIndexName, fulltextIndexName, namesIndexName } from '../dialect.js';
 import {
@@ -34,7 +33,7 @@ export interface ChunkRef {
   text: string;
   /** Filter values the chunk node carries. */
   carry?: Record<string, unknown>;
-  /** On a node's chunk 0: what its chunks were made from (../dialect.ts `nodeSig`). */
+  /** On a node's chunk 0: what its chunks were made from (../dialect/node-cypher.ts `nodeSig`). */
   sig?: string[];
   /** The header alone: stored in `nameText`, not `chunkText`. */
   nameOnly?: boolean;
@@ -100,8 +99,8 @@ export async function dropSearchIndex(driver: Driver, database: string, indexNam
 /**
  * A float32 vector as a plain number list (the driver sends numbers as Bolt floats; the values
  * are the float32 values exactly). A counted loop, because `Array.from` on a typed array goes
- * through the iterator protocol: ~10 µs per 512-float vector against ~1 µs here, i.e. ~1.3 s of
- * main-thread time per 139,837-chunk build that the embedding can use instead.
+ * through the iterator protocol and takes about ten times as long, main-thread time the embedding
+ * can use instead (docs/benchmarks.md, "Index build").
  *
  * A vector holding NaN or an infinity (a model server's answer to some odd text) becomes all
  * zeros, what an embedder gives a text with no known token: Neo4j refuses such a vector
@@ -132,45 +131,128 @@ function toRows(chunks: readonly ChunkRef[], vectors: readonly Float32Array[]) {
   });
 }
 
-/** Builds the writer of one index. */
-export function createIndexWriter(opts: IndexWriterOptions): IndexWriter {
-  const { driver, database, indexName, dimensions, hnswM, efConstruction, analyzer } = opts;
-  const fields = opts.filterFields ?? [];
+/** What the writer's steps share: its options, its index's statements and a runner of one auto-commit query. */
+interface WriterContext {
+  opts: IndexWriterOptions;
+  q: IndexStatements;
+  run: (cypher: string, params?: Record<string, unknown>) => Promise<EagerResult>;
+}
+
+/** State of one schema index: online or not, how far populated, whether it has the settings and fields asked for. */
+interface IndexState {
+  state: string;
+  percent: number;
+  same: boolean;
+  fields: boolean;
+}
+
+/** The state of schema index `name` by `query` (a `SHOW … INDEXES`), `same` and `fields` judged on its row; null when absent. */
+async function stateOf(
+  { run }: WriterContext,
+  query: string,
+  name: string,
+  same: (r: Neo4jRecord) => boolean,
+  fieldsOk = (_: Neo4jRecord) => true,
+): Promise<IndexState | null> {
+  const r = (await run(query, { name })).records[0];
+  return r
+    ? { state: r.get('state') as string, percent: Number(r.get('populationPercent') ?? 0), same: same(r), fields: fieldsOk(r) }
+    : null;
+}
+
+/**
+ * A vector index's state (the texts' by default); `same` when it has the dimensions, HNSW settings
+ * and filter properties asked for. An index with other settings is re-created (its chunks are
+ * rewritten anyway when the model changed).
+ */
+function vectorIndexState(ctx: WriterContext, name = ctx.opts.indexName): Promise<IndexState | null> {
+  const { dimensions, hnswM, efConstruction } = ctx.opts;
   // SHOW VECTOR INDEXES lists the vector property, then the filter properties.
-  const wanted = JSON.stringify([...fields].sort());
+  const wanted = JSON.stringify([...(ctx.opts.filterFields ?? [])].sort());
   const sameFields = (declared: unknown) =>
     JSON.stringify(((declared as string[] | null) ?? []).filter((p) => p !== 'embedding' && p !== NAME_VECTOR).sort()) === wanted;
+  return stateOf(
+    ctx,
+    VECTOR_INDEX_STATE,
+    name,
+    (r) =>
+      Number(r.get('dims')) === dimensions &&
+      Number(r.get('m')) === hnswM &&
+      Number(r.get('ef')) === efConstruction &&
+      sameFields(r.get('properties')),
+  );
+}
+
+/**
+ * The full-text index's state; `same` when it has the analyzer and the fields ({@link FULLTEXT_FIELDS})
+ * asked for, `fields` when it has the fields. One on other fields (`chunkText` alone, an older
+ * layout) is re-created over both.
+ */
+function fulltextIndexState(ctx: WriterContext): Promise<IndexState | null> {
+  const sameFields = (r: Neo4jRecord) => JSON.stringify(r.get('properties')) === JSON.stringify(FULLTEXT_FIELDS);
+  return stateOf(
+    ctx,
+    FULLTEXT_INDEX_STATE,
+    fulltextIndexName(ctx.opts.indexName),
+    (r) => r.get('analyzer') === ctx.opts.analyzer && sameFields(r),
+    sameFields,
+  );
+}
+
+/**
+ * The texts' vector index, then the names': each created when missing and re-created when it has
+ * other settings. An index without the names' one gets it here; the build then rewrites its
+ * batches holding names.
+ */
+async function createVectorIndexes(ctx: WriterContext): Promise<void> {
+  const { q, run, opts } = ctx;
+  const fields = opts.filterFields ?? [];
+  const settings = { dims: neo4j.int(opts.dimensions), m: neo4j.int(opts.hnswM), ef: neo4j.int(opts.efConstruction) };
+  for (const [name, drop, create] of [
+    [opts.indexName, q.dropVectorIndex, fields.length ? q.createFilteredVectorIndex(fields) : q.createVectorIndex],
+    [namesIndexName(opts.indexName), q.dropNamesIndex, fields.length ? q.createFilteredNamesIndex(fields) : q.createNamesIndex],
+  ] as const) {
+    const existing = await vectorIndexState(ctx, name);
+    if (existing && !existing.same) await run(drop);
+    if (!existing?.same) await run(create, settings);
+  }
+}
+
+/**
+ * Polls until both vector indexes and the full-text index are ONLINE, reporting the lowest
+ * population; throws when one FAILED or `timeoutMs` passed.
+ */
+async function awaitIndexesOnline(
+  ctx: WriterContext,
+  onPercent: ((percent: number) => void) | undefined,
+  timeoutMs: number,
+): Promise<void> {
+  const { indexName } = ctx.opts;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const states = await Promise.all([vectorIndexState(ctx), vectorIndexState(ctx, namesIndexName(indexName)), fulltextIndexState(ctx)]);
+    if (states.every((s) => s?.state === 'ONLINE')) return onPercent?.(100);
+    if (states.some((s) => s?.state === 'FAILED')) {
+      throw new DomainError('failed', 'index-failed', `vector index "${indexName}" failed to populate`);
+    }
+    if (Date.now() > deadline) {
+      throw new DomainError(
+        'unavailable',
+        'index-timeout',
+        `vector index "${indexName}" is still populating; it will come online by itself`,
+      );
+    }
+    onPercent?.(Math.min(...states.map((s) => (s?.state === 'ONLINE' ? 100 : (s?.percent ?? 0)))));
+    await sleep(200);
+  }
+}
+
+/** Builds the writer of one index. */
+export function createIndexWriter(opts: IndexWriterOptions): IndexWriter {
+  const { driver, database, indexName, analyzer } = opts;
   const q: IndexStatements = indexStatements(indexName);
   const run = (cypher: string, params: Record<string, unknown> = {}) => driver.executeQuery(cypher, params, { database });
-
-  /** State of one schema index, and whether it has the settings asked for; null when absent. */
-  // `fields`: whether it covers the fields asked for (`fieldsOk`; the full-text index).
-  const stateOf = async (query: string, name: string, same: (r: Neo4jRecord) => boolean, fieldsOk = (_: Neo4jRecord) => true) => {
-    const r = (await run(query, { name })).records[0];
-    return r
-      ? { state: r.get('state') as string, percent: Number(r.get('populationPercent') ?? 0), same: same(r), fields: fieldsOk(r) }
-      : null;
-  };
-  // An index with other settings is re-created (its chunks are rewritten anyway when the model changed).
-  const indexState = (name = indexName) =>
-    stateOf(
-      VECTOR_INDEX_STATE,
-      name,
-      (r) =>
-        Number(r.get('dims')) === dimensions &&
-        Number(r.get('m')) === hnswM &&
-        Number(r.get('ef')) === efConstruction &&
-        sameFields(r.get('properties')),
-    );
-  // An index on `chunkText` alone (before names had a field of their own) is re-created over both.
-  const sameFulltextFields = (r: Neo4jRecord) => JSON.stringify(r.get('properties')) === JSON.stringify(FULLTEXT_FIELDS);
-  const fulltextState = () =>
-    stateOf(
-      FULLTEXT_INDEX_STATE,
-      fulltextIndexName(indexName),
-      (r) => r.get('analyzer') === analyzer && sameFulltextFields(r),
-      sameFulltextFields,
-    );
+  const ctx: WriterContext = { opts, q, run };
   /**
    * Set by `prepare` when the full-text index has other fields: this build rewrites the batches
    * holding names (csv-cache.ts `storedBatchKey`), and an index populated over the old chunks
@@ -186,17 +268,8 @@ export function createIndexWriter(opts: IndexWriterOptions): IndexWriter {
       await run(AWAIT_INDEX, { name: batchIndexName(indexName), seconds: neo4j.int(300) });
       // The sync's per-node reads; populated in the background over an earlier build's chunks.
       await run(q.createNodeIndex);
-      const settings = { dims: neo4j.int(dimensions), m: neo4j.int(hnswM), ef: neo4j.int(efConstruction) };
-      // The texts' index, then the names' (an index built before names had one gets it here; its batches holding names are rewritten).
-      for (const [name, drop, create] of [
-        [indexName, q.dropVectorIndex, fields.length ? q.createFilteredVectorIndex(fields) : q.createVectorIndex],
-        [namesIndexName(indexName), q.dropNamesIndex, fields.length ? q.createFilteredNamesIndex(fields) : q.createNamesIndex],
-      ] as const) {
-        const existing = await indexState(name);
-        if (existing && !existing.same) await run(drop);
-        if (!existing?.same) await run(create, settings);
-      }
-      const fulltext = await fulltextState();
+      await createVectorIndexes(ctx);
+      const fulltext = await fulltextIndexState(ctx);
       const later = Boolean(fulltext && !fulltext.fields);
       if (fulltext && !fulltext.same && !later) await run(q.dropFulltextIndex);
       // Over the chunk nodes of an earlier build, a new full-text index populates in the
@@ -220,23 +293,7 @@ export function createIndexWriter(opts: IndexWriterOptions): IndexWriter {
     async awaitOnline(onPercent, timeoutMs = 30 * 60_000) {
       if (fulltextAfterWrites) await run(q.createFulltextIndex, { analyzer });
       fulltextAfterWrites = false;
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const states = await Promise.all([indexState(), indexState(namesIndexName(indexName)), fulltextState()]);
-        if (states.every((s) => s?.state === 'ONLINE')) return onPercent?.(100);
-        if (states.some((s) => s?.state === 'FAILED')) {
-          throw new DomainError('failed', 'index-failed', `vector index "${indexName}" failed to populate`);
-        }
-        if (Date.now() > deadline) {
-          throw new DomainError(
-            'unavailable',
-            'index-timeout',
-            `vector index "${indexName}" is still populating; it will come online by itself`,
-          );
-        }
-        onPercent?.(Math.min(...states.map((s) => (s?.state === 'ONLINE' ? 100 : (s?.percent ?? 0)))));
-        await sleep(200);
-      }
+      await awaitIndexesOnline(ctx, onPercent, timeoutMs);
     },
   };
 }

@@ -26,7 +26,7 @@ export interface RawNeighbor {
   type: string;
   out: boolean;
   dbId: unknown;
-  /** The neighbour's name fields (src/graph/dialect.ts `nameFieldsOf`), named here by ../text/node-name.ts. */
+  /** The neighbour's name fields (src/graph/dialect/node-cypher.ts `nameFieldsOf`), named here by ../text/node-name.ts. */
   nameFields: NameFields;
   labels: string[];
 }
@@ -64,7 +64,7 @@ export function pickNeighbors(raw: readonly RawNeighbor[], perNode: number, name
   return picked;
 }
 
-/** A node's context from the `rels` and `degree` the search query returned with it (`searchQuery` in ../dialect.ts), neighbours named under `names`. */
+/** A node's context from the `rels` and `degree` the search query returned with it (`searchQuery` in ../dialect/search-query.ts), neighbours named under `names`. */
 export function nodeContext(rels: readonly RawNeighbor[], degree: unknown, perNode: number, names: readonly PlanName[] = []): NodeContext {
   return { neighbors: pickNeighbors(rels, perNode, names), degree: Number(degree) };
 }

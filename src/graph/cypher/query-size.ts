@@ -42,6 +42,148 @@ const OPERATOR_WORDS = new Set(['NOT', 'IS', 'IN', 'CONTAINS', 'STARTS', 'ENDS']
 const OPERATOR_CHARS = new Set('+-*/%^=<>~|&!');
 const ARROW_CHARS = new Set('-<>');
 
+/** Where {@link measure} is in a query's code, and what it has counted so far. */
+interface Scan {
+  code: string;
+  /** A frame per open bracket or CASE, with the length of the operator chain inside it so far. */
+  frames: { isCase: boolean; chain: number }[];
+  /** Open frames beyond the first plus every frame's chain. */
+  depth: number;
+  /** The deepest {@link Scan.depth} so far. */
+  max: number;
+  operators: number;
+  relationships: number;
+  nodes: number;
+  /** The last token ends an operand: a name, literal or closed bracket. */
+  operand: boolean;
+  /** The last token is the word CASE. */
+  afterCase: boolean;
+  /** The last character that is not space. */
+  last: number;
+  /** Space stands between that character and this one. */
+  spaced: boolean;
+}
+
+/** A token read: where the next one starts, and whether this one ends an operand. */
+interface Token {
+  next: number;
+  isOperand: boolean;
+}
+
+const top = (s: Scan) => s.frames[s.frames.length - 1]!;
+
+/** One more link in the current frame's operator chain. */
+function link(s: Scan): void {
+  top(s).chain++;
+  s.max = Math.max(s.max, ++s.depth);
+}
+
+/** Ends the current frame's operator chain (a comma, AND, OR, …). */
+function cut(s: Scan): void {
+  s.depth -= top(s).chain;
+  top(s).chain = 0;
+}
+
+/** Opens a bracket or a CASE. */
+function open(s: Scan, isCase: boolean): void {
+  s.frames.push({ isCase, chain: 0 });
+  s.max = Math.max(s.max, ++s.depth);
+}
+
+/** Closes the innermost bracket or CASE, and its chain. */
+function close(s: Scan): void {
+  s.depth -= 1 + s.frames.pop()!.chain;
+}
+
+/**
+ * What word `word` does where it stands (`named`: after `.` or `$`, a property or parameter);
+ * returns whether it is an operand. A keyword counts only where a keyword can stand.
+ */
+function applyWord(s: Scan, word: string, named: boolean): boolean {
+  if (named) return true;
+  if (word === 'CASE') open(s, true);
+  else if (word === 'END' && s.operand && top(s).isCase) {
+    close(s);
+    return true;
+  } else if (SEPARATOR_WORDS.has(word) && (s.operand || s.afterCase)) {
+    if (word !== 'THEN' && word !== 'ELSE') s.operators++;
+    cut(s);
+  } else if (word === 'NOT' || (OPERATOR_WORDS.has(word) && s.operand)) {
+    s.operators++;
+    link(s);
+  } else if (word === 'WITH' && !s.operand && (s.last === 83 || s.last === 115)) {
+    // STARTS WITH / ENDS WITH: one operator, already counted
+  } else {
+    // A name or literal right after another ends the expression (`… RETURN x`).
+    if (s.operand) cut(s);
+    return true;
+  }
+  return false;
+}
+
+/** Reads the name, keyword or number at `i`. */
+function readWord(s: Scan, i: number): Token {
+  const { code } = s;
+  const digits = isDigit(code.charCodeAt(i)); // a number's decimal point is no property access
+  let next = i + 1;
+  while (next < code.length && (isWordChar(code.charCodeAt(next)) || (digits && code[next] === '.' && isDigit(code.charCodeAt(next + 1)))))
+    next++;
+  const word = next - i <= 8 ? code.slice(i, next).toUpperCase() : '';
+  const named = s.last === 46 || s.last === 36; // after `.` or `$`: a property or parameter
+  const isOperand = applyWord(s, word, named);
+  s.afterCase = word === 'CASE' && !named;
+  return { next, isOperand };
+}
+
+/**
+ * Reads the run of operator characters at `i`: a pattern's arrow (`)-[`, `]->(`, `)--(`) counts
+ * one relationship, anything else one operator and one link per character. Returns where it ends.
+ */
+function readOperators(s: Scan, i: number): number {
+  const { code } = s;
+  let next = i + 1;
+  while (next < code.length && OPERATOR_CHARS.has(code[next]!)) next++;
+  let after = next;
+  while (after < code.length && isSpace(code.charCodeAt(after))) after++;
+  const run = code.slice(i, next);
+  // A pattern's arrow stands between a node and a relationship or node: `)-[`, `]->(`, `)--(`.
+  const arrow = (s.last === 41 && (code[after] === '(' || code[after] === '[')) || (s.last === 93 && code[after] === '(');
+  if (arrow && [...run].every((x) => ARROW_CHARS.has(x))) {
+    if (s.last === 41) s.relationships++; // counted once, after the node on its left
+  } else {
+    for (let k = i; k < next; k++) link(s);
+    s.operators += next - i;
+  }
+  return next;
+}
+
+/** Reads the string literal, bracket, separator, dot or operators at `i`. */
+function readSymbol(s: Scan, i: number): Token {
+  const { code } = s;
+  const ch = code[i]!;
+  s.afterCase = false;
+  if (ch === "'") {
+    const end = code.indexOf("'", i + 1);
+    if (s.operand) cut(s);
+    return { next: end < 0 ? code.length : end + 1, isOperand: true };
+  }
+  if (ch === '(' || ch === '[' || ch === '{') {
+    // A call, an index or a map projection is one more link in the chain (`RETURN (` is not).
+    if (s.operand && (!s.spaced || s.last === 41 || s.last === 93 || s.last === 125)) link(s);
+    else if (ch === '(') s.nodes++;
+    open(s, false);
+  } else if (ch === ')' || ch === ']' || ch === '}') {
+    while (s.frames.length > 1 && top(s).isCase) close(s);
+    if (s.frames.length > 1) close(s);
+    return { next: i + 1, isOperand: true };
+  } else if (ch === ',' || ch === ';') {
+    if (ch === ',') s.operators++;
+    cut(s);
+  } else if (ch === '.') link(s);
+  else if (OPERATOR_CHARS.has(ch)) return { next: readOperators(s, i), isOperand: false };
+  return { next: i + 1, isOperand: false };
+}
+
 /**
  * The operators, pattern relationships, node patterns and nesting depth of `code` (strings and
  * comments blanked), in one pass. Depth follows the tree Neo4j builds: a chain `a + b + c` nests
@@ -50,112 +192,33 @@ const ARROW_CHARS = new Set('-<>');
  * `case` are also legal variable names.
  */
 function measure(code: string): { operators: number; relationships: number; nodes: number; depth: number } {
-  // A frame per open bracket or CASE, with the length of the operator chain inside it so far.
-  const frames = [{ isCase: false, chain: 0 }];
-  let depth = 0; // open frames beyond the first plus every frame's chain
-  let max = 0;
-  let operators = 0;
-  let relationships = 0;
-  let nodes = 0;
-  let operand = false; // the last token ends an operand: a name, literal or closed bracket
-  let afterCase = false;
-  let last = 0; // the last character that is not space
-  let spaced = false; // space stands between that character and this one
-  const top = () => frames[frames.length - 1]!;
-  const link = () => {
-    top().chain++;
-    max = Math.max(max, ++depth);
-  };
-  const cut = () => {
-    depth -= top().chain;
-    top().chain = 0;
-  };
-  const open = (isCase: boolean) => {
-    frames.push({ isCase, chain: 0 });
-    max = Math.max(max, ++depth);
-  };
-  const close = () => {
-    depth -= 1 + frames.pop()!.chain;
+  const s: Scan = {
+    code,
+    frames: [{ isCase: false, chain: 0 }],
+    depth: 0,
+    max: 0,
+    operators: 0,
+    relationships: 0,
+    nodes: 0,
+    operand: false,
+    afterCase: false,
+    last: 0,
+    spaced: false,
   };
   for (let i = 0; i < code.length; ) {
     const c = code.charCodeAt(i);
-    const ch = code[i]!;
-    let next = i + 1;
-    let isOperand = false;
     if (isSpace(c)) {
       i++;
-      spaced = true;
+      s.spaced = true;
       continue;
     }
-    if (isWordChar(c)) {
-      const digits = isDigit(c); // a number's decimal point is no property access
-      while (
-        next < code.length &&
-        (isWordChar(code.charCodeAt(next)) || (digits && code[next] === '.' && isDigit(code.charCodeAt(next + 1))))
-      )
-        next++;
-      const word = next - i <= 8 ? code.slice(i, next).toUpperCase() : '';
-      const named = last === 46 || last === 36; // after `.` or `$`: a property or parameter
-      if (named) isOperand = true;
-      else if (word === 'CASE') open(true);
-      else if (word === 'END' && operand && top().isCase) {
-        close();
-        isOperand = true;
-      } else if (SEPARATOR_WORDS.has(word) && (operand || afterCase)) {
-        if (word !== 'THEN' && word !== 'ELSE') operators++;
-        cut();
-      } else if (word === 'NOT' || (OPERATOR_WORDS.has(word) && operand)) {
-        operators++;
-        link();
-      } else if (word === 'WITH' && !operand && (last === 83 || last === 115)) {
-        // STARTS WITH / ENDS WITH: one operator, already counted
-      } else {
-        // A name or literal right after another ends the expression (`… RETURN x`).
-        if (operand) cut();
-        isOperand = true;
-      }
-      afterCase = word === 'CASE' && !named;
-    } else {
-      afterCase = false;
-      if (ch === "'") {
-        const end = code.indexOf("'", next);
-        next = end < 0 ? code.length : end + 1;
-        if (operand) cut();
-        isOperand = true;
-      } else if (ch === '(' || ch === '[' || ch === '{') {
-        // A call, an index or a map projection is one more link in the chain (`RETURN (` is not).
-        if (operand && (!spaced || last === 41 || last === 93 || last === 125)) link();
-        else if (ch === '(') nodes++;
-        open(false);
-      } else if (ch === ')' || ch === ']' || ch === '}') {
-        while (frames.length > 1 && top().isCase) close();
-        if (frames.length > 1) close();
-        isOperand = true;
-      } else if (ch === ',' || ch === ';') {
-        if (ch === ',') operators++;
-        cut();
-      } else if (ch === '.') link();
-      else if (OPERATOR_CHARS.has(ch)) {
-        while (next < code.length && OPERATOR_CHARS.has(code[next]!)) next++;
-        let after = next;
-        while (after < code.length && isSpace(code.charCodeAt(after))) after++;
-        const run = code.slice(i, next);
-        // A pattern's arrow stands between a node and a relationship or node: `)-[`, `]->(`, `)--(`.
-        const arrow = (last === 41 && (code[after] === '(' || code[after] === '[')) || (last === 93 && code[after] === '(');
-        if (arrow && [...run].every((x) => ARROW_CHARS.has(x))) {
-          if (last === 41) relationships++; // counted once, after the node on its left
-        } else {
-          for (let k = i; k < next; k++) link();
-          operators += next - i;
-        }
-      }
-    }
-    operand = isOperand;
-    spaced = false;
-    last = code.charCodeAt(next - 1);
+    const { next, isOperand } = isWordChar(c) ? readWord(s, i) : readSymbol(s, i);
+    s.operand = isOperand;
+    s.spaced = false;
+    s.last = code.charCodeAt(next - 1);
     i = next;
   }
-  return { operators, relationships, nodes, depth: max };
+  return { operators: s.operators, relationships: s.relationships, nodes: s.nodes, depth: s.max };
 }
 
 const fmt = (n: number) => n.toLocaleString('en-US');

@@ -1,14 +1,13 @@
 /**
  * Refuses, by its text, work Neo4j cannot stop once it starts. A transaction's timeout and
  * memory limit are checked between rows and on tracked allocations, but not while one
- * expression is evaluated: `reduce(s = '', i IN range(1, 3000000) | s + 'x')` kept a core busy
- * for minutes after its 10 s timeout, and `[x IN range(1, 30000000) | toString(x)]` exhausted
- * the heap and left the server wedged (measured on Neo4j 5.26). Such
- * expressions are built from `range()`, so its size is bounded here (except right after
- * `UNWIND` in a query that gathers nothing into memory: rows are checked one by one): each
- * `range()` whose
- * bounds are literals or parameters may produce at most {@link MAX_RANGE} values, and all of
- * them together (they may nest) at most {@link MAX_RANGE_PRODUCT}. A bound computed from data
+ * expression is evaluated: a `reduce()` over a few million values keeps a core busy for minutes
+ * past its timeout, and a list comprehension over tens of millions exhausts the heap and leaves
+ * the server wedged (docs/benchmarks.md, "Queries too large to plan"). Such expressions are
+ * built from `range()`, so its size is bounded here (except right after `UNWIND` in a query
+ * that gathers nothing into memory: rows are checked one by one): each `range()` whose bounds
+ * are literals or parameters may produce at most {@link MAX_RANGE} values, and all of them
+ * together (they may nest) at most {@link MAX_RANGE_PRODUCT}. A bound computed from data
  * (`range(0, size(p) - 1)`) is bounded by the graph and allowed.
  */
 import { QueryRefusedError } from './read-guard.js';
@@ -60,8 +59,8 @@ function integerOf(arg: string, params: Record<string, unknown>): number | null 
 export function checkRanges(code: string, params: Record<string, unknown> = {}): void {
   let product = 1;
   // Rows from `UNWIND range(…)` are checked against the timeout one by one, so they may be
-  // many; but gathered into memory (collect, DISTINCT, ORDER BY) they were not: collecting 30
-  // million strings ran 33 s past a 1 s timeout. Then they count like any other range().
+  // many; but gathered into memory (collect, DISTINCT, ORDER BY) they are not, and run far past
+  // the timeout (docs/benchmarks.md, "Queries too large to plan"). Then they count like any other range().
   const gathers = /\b(collect\s*\(|DISTINCT\b|ORDER\s+BY\b)/i.test(code);
   for (const m of code.matchAll(/\brange\s*\(/gi)) {
     if (!gathers && /\bUNWIND\s*$/i.test(code.slice(Math.max(0, m.index - 20), m.index))) continue;

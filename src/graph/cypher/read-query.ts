@@ -6,11 +6,11 @@
  * are kept, later ones only counted (up to `countLimit`), then cut to `maxChars` of JSON.
  * Independent of the chat code.
  */
-import neo4j, { Neo4jError, type Plan, type Transaction } from 'neo4j-driver';
+import neo4j, { Neo4jError, type Plan } from 'neo4j-driver';
 import type { Config } from '../../config.js';
 import { isDependencyDown } from '../../errors.js';
 import { type GraphStore, isTransactionTimeout } from '../access/driver.js';
-import { toPlainJson, type Json } from '../access/plain-json.js';
+import type { Json } from '../access/plain-json.js';
 import { checkRanges } from './read-cost.js';
 import { checkPlan, checkQueryText, codeOf, QueryRefusedError } from './read-guard.js';
 import type { QueryNotice } from '../../contract/graph.js';
@@ -19,10 +19,11 @@ import type { NamesByMeaning } from '../../lib/names-by-meaning.js';
 import type { GraphCollector } from '../access/result-graph.js';
 import type { SkeletonCache } from '../shape/skeleton-cache.js';
 import type { SkeletonData } from '../shape/skeleton.js';
-import { boundText, codePointPrefix } from '../../lib/text.js';
+import { boundText } from '../../lib/text.js';
 import { TimeoutError, withTimeout } from '../../lib/timeout.js';
 import { looksEmpty, temporalHint, UNPARSABLE_TEMPORAL, valueNotices } from './value-notices.js';
 import { valueSampler, type ValueSampler } from './value-samples.js';
+import { cutsOf, fitChars, inOneTransaction, readRows, type RowsRead } from './read-rows.js';
 
 /** Bounds of one query. */
 export interface ReadQueryLimits {
@@ -191,80 +192,6 @@ function unprefix(message: string): string {
 }
 
 /**
- * Keeps whole rows while their JSON fits in `maxChars`; at least one row, cut if it alone is
- * too long (`rowCut`).
- */
-function fitChars(rows: Record<string, Json>[], maxChars: number): { kept: Record<string, Json>[]; rowCut: boolean } {
-  let used = 2;
-  const kept: Record<string, Json>[] = [];
-  for (const row of rows) {
-    const size = JSON.stringify(row).length + 1;
-    if (used + size > maxChars) {
-      if (kept.length > 0) break;
-      return { kept: [{ _row: `${JSON.stringify(row).slice(0, maxChars - 40)}… [row cut]` }], rowCut: true };
-    }
-    used += size;
-    kept.push(row);
-  }
-  return { kept, rowCut: false };
-}
-
-/** What the rows' transaction read, before the row and character caps are applied. */
-interface RowsRead {
-  columns: string[];
-  rows: Record<string, Json>[];
-  /** The raw values of `rows`, for the graph collector. */
-  raw: unknown[][];
-  total: number;
-  exact: boolean;
-  valuesCut: number;
-}
-
-/** Streams the rows of `cypher`: the first `maxRows` kept as JSON, later ones only counted up to `countLimit`. */
-async function readRows(
-  tx: Transaction,
-  cypher: string,
-  params: Record<string, unknown>,
-  maxRows: number,
-  countLimit: number,
-  collect: boolean,
-): Promise<RowsRead> {
-  const result = tx.run(cypher, params);
-  const keys = [...(await result.keys())];
-  // A column is named by its expression (`RETURN '<a long literal>'`): the names shown are bounded too.
-  const columns = columnNames(keys);
-  const out: RowsRead = { columns, rows: [], raw: [], total: 0, exact: true, valuesCut: 0 };
-  const onCut = () => out.valuesCut++;
-  for await (const record of result) {
-    out.total++;
-    if (out.rows.length < maxRows) {
-      // fromEntries: a column named `__proto__` stays a column (an assignment would set the prototype).
-      out.rows.push(Object.fromEntries(keys.map((key, i) => [columns[i]!, toPlainJson(record.get(key), { onCut })])));
-      if (collect) out.raw.push(keys.map((key) => record.get(key)));
-    } else if (out.total > countLimit) {
-      out.exact = false;
-      out.total = countLimit;
-      break; // cancels the rest of the stream
-    }
-  }
-  return out;
-}
-
-/** Characters of a column name kept. */
-const COLUMN_CHARS = 200;
-
-/** Column names cut to {@link COLUMN_CHARS}, each still unique. */
-function columnNames(keys: string[]): string[] {
-  const seen = new Set<string>();
-  return keys.map((key, i) => {
-    let name = key.length > COLUMN_CHARS ? `${codePointPrefix(key, COLUMN_CHARS)}… [column ${i + 1}]` : key;
-    if (seen.has(name)) name = `${name} [column ${i + 1}]`;
-    seen.add(name);
-    return name;
-  });
-}
-
-/**
  * Runs `cypher` read-only against `database`, with the notices of its `EXPLAIN` (see
  * src/graph/cypher/query-notices.ts). With `graph`, the nodes, relationships and paths of the rows
  * returned (not of those cut) are also handed to that collector. The call answers within the
@@ -286,7 +213,7 @@ export async function runReadQuery(
     release = await takeSlot(graph, limits.maxConcurrent ?? Number.POSITIVE_INFINITY);
     // The caller's time runs from when its query may start: a wait for a slot is not spent on the query or its checks.
     started = Date.now();
-    const work = readQuery(graph, database, cypher, params, limits, options, started);
+    const work = readQuery({ graph, database, cypher, params, limits, options, started });
     work.catch(() => {}); // a late failure after the answer went out is not unhandled
     const answer = await withTimeout(work, limits.timeoutMs + ANSWER_MARGIN_MS, 'graph query');
     return boundResult(answer);
@@ -294,11 +221,23 @@ export async function runReadQuery(
     const error =
       err instanceof TimeoutError
         ? new ReadQueryError(timeoutMessage(limits), 'timeout', { cause: err })
-        : await withHint(toReadQueryError(err, limits), graph, database, cypher, params, limits, options, started);
+        : await withHint(toReadQueryError(err, limits), { graph, database, cypher, params, limits, options, started });
     throw new ReadQueryError(boundText(error.message, ERROR_CHARS), error.kind, { cause: error.cause });
   } finally {
     release?.();
   }
+}
+
+/** One call of {@link runReadQuery}: its arguments, and when the caller's time started. */
+interface QueryCall {
+  graph: GraphStore;
+  database: string;
+  cypher: string;
+  params: Record<string, unknown>;
+  limits: ReadQueryLimits;
+  options: ReadQueryOptions;
+  /** `Date.now()` once the query had its slot. */
+  started: number;
 }
 
 /** How far past its timeout a call may answer: the watchdog's grace and a second for the database to let go. */
@@ -334,37 +273,24 @@ const samplerOf = (graph: GraphStore, { schema, values }: Pick<ReadQueryOptions,
  */
 async function withHint(
   error: ReadQueryError,
-  graph: GraphStore,
-  database: string,
-  cypher: string,
-  params: Record<string, unknown>,
-  limits: ReadQueryLimits,
-  { schema, values }: ReadQueryOptions,
-  started: number,
+  { graph, database, cypher, params, limits, options, started }: QueryCall,
 ): Promise<ReadQueryError> {
-  const sampler = samplerOf(graph, { schema, values });
+  const sampler = samplerOf(graph, options);
   const left = started + limits.timeoutMs - Date.now();
   if (!sampler || error.kind !== 'cypher' || !UNPARSABLE_TEMPORAL.test(error.message) || left <= 0) return error;
   const hint = await withTimeout(temporalHint(cypher, params, { sampler, database, timeoutMs: left }), left).catch(() => undefined);
   return hint ? new ReadQueryError(`${error.message}\n${hint}`, 'cypher', { cause: error.cause }) : error;
 }
 
-/** The checks, the `EXPLAIN`, the rows' transaction, then the value notices in transactions of their own. */
-async function readQuery(
-  graph: GraphStore,
-  database: string,
-  cypher: string,
-  params: Record<string, unknown>,
-  limits: ReadQueryLimits,
-  { graph: collector, schema: schemas, meaning, values }: ReadQueryOptions,
-  started: number,
-): Promise<ReadQueryResult> {
-  const countLimit = Math.max(limits.countLimit ?? 10_000, limits.maxRows);
-  checkQueryText(cypher);
-  checkRanges(codeOf(cypher), params);
-  if (!(await graph.hasGraph(database))) {
-    throw new ReadQueryError(`graph "${database}" does not exist on this server`, 'unknown-graph');
-  }
+/** What a query's session read: its rows, the schema its notices are checked against, and those notices (still coming). */
+interface SessionRead {
+  read: RowsRead;
+  schema: SkeletonData | null;
+  noticesBy: Promise<QueryNotice[]>;
+}
+
+/** The `EXPLAIN` (its plan checked), the schema and the notices, then the rows: each in a transaction of its own, in one READ session. */
+async function readInSession({ graph, database, cypher, params, limits, options }: QueryCall, countLimit: number): Promise<SessionRead> {
   const session = graph.driver.session({ database, defaultAccessMode: neo4j.session.READ });
   // The server's timeout marks the transaction; if it still runs a second later, terminate it
   // by its tag and drop the connection, so no query outlives its timeout by more than that.
@@ -372,72 +298,78 @@ async function readQuery(
   const watchdog = setTimeout(() => {
     void terminateTagged(graph, database, tag).finally(() => session.close().catch(() => {}));
   }, limits.timeoutMs + STRAGGLER_GRACE_MS);
-  let read: RowsRead;
-  let schema: SkeletonData | null;
-  let noticesBy: Promise<QueryNotice[]>;
   try {
     const txConfig = { timeout: limits.timeoutMs, metadata: { graph_query: tag } };
-    // One attempt each, never the managed retries of executeRead: a query that failed on the
-    // memory limit (a transient error) must not run a second time.
-    const once = async <T>(work: (tx: Transaction) => Promise<T>): Promise<T> => {
-      const tx = session.beginTransaction(txConfig);
-      try {
-        const out = await work(tx);
-        await tx.commit();
-        return out;
-      } finally {
-        if (tx.isOpen()) await tx.rollback().catch(() => {});
-      }
-    };
-    const explained = await once((tx) => tx.run(EXPLAIN + cypher, params));
+    const explained = await inOneTransaction(session, txConfig, (tx) => tx.run(EXPLAIN + cypher, params));
     checkPlan(explained.summary.queryType, explained.summary.plan as Plan | false, database);
     // Unknown names are worth a short wait for the schema (their suggestions come from it);
     // otherwise a schema not cached yet only skips the pattern checks of this one query.
     const warned = explained.summary.notifications.some((n) => /Unknown/.test(n.code));
-    schema = (await schemas?.schema(database, warned ? SCHEMA_WAIT_MS : 0)) ?? null;
+    const schema = (await options.schema?.schema(database, warned ? SCHEMA_WAIT_MS : 0)) ?? null;
     // Names by meaning are looked up while the query runs: they cost the query no time.
-    noticesBy = withMeaning(queryNotices(cypher, explained.summary, schema), schema, meaning);
-    noticesBy.catch(() => {}); // awaited below; a failing query must not leave it unhandled
-    read = await once((tx) => readRows(tx, cypher, params, limits.maxRows, countLimit, !!collector));
+    const noticesBy = withMeaning(queryNotices(cypher, explained.summary, schema), schema, options.meaning);
+    noticesBy.catch(() => {}); // awaited by the caller; a failing query must not leave it unhandled
+    const read = await inOneTransaction(session, txConfig, (tx) =>
+      readRows(tx, cypher, params, limits.maxRows, countLimit, !!options.graph),
+    );
+    return { read, schema, noticesBy };
   } finally {
     clearTimeout(watchdog);
     await session.close();
   }
+}
 
-  const { rows, total, exact } = read;
-  const { kept, rowCut } = fitChars(rows, limits.maxChars);
-  for (const values of read.raw.slice(0, kept.length)) collector?.add(values);
-  const rowsLeftOut = kept.length < total || !exact;
-  const of = exact ? `${total}` : `more than ${countLimit}`;
-  const why = kept.length < rows.length || rowCut ? `the ${limits.maxChars}-character cap` : `the ${limits.maxRows}-row cap`;
-  const cuts = [
-    ...(rowsLeftOut || rowCut ? [`showing ${kept.length} of ${of} rows${rowCut ? ', cut' : ''} (${why})`] : []),
-    ...(read.valuesCut ? [`${read.valuesCut} long string value${read.valuesCut > 1 ? 's' : ''} cut (see "more characters")`] : []),
-  ];
-  let notices = await noticesBy;
-  const notes = cuts.length ? [`${cuts.join('; ')}; aggregate, project fewer properties or add LIMIT/ORDER BY to see what matters`] : [];
-  const sampler = samplerOf(graph, { schema: schemas, values });
-  // Only an empty (or all-zero) result is checked: a query that found rows found values the graph
-  // holds. A name or pattern notice that explains it comes first: the model fixes one thing at a time.
-  // The rows are read and their transaction closed: the checks cannot cost the caller its result.
-  if (sampler && exact && looksEmpty(rows) && !notices.some((n) => n.explainsEmpty)) {
-    const known = schema ? { labels: schema.labels.map((l) => l.label), types: schema.types, keys: schema.propertyKeys } : undefined;
-    const left = started + limits.timeoutMs - Date.now();
-    const checked = await valueNotices(cypher, params, { sampler, database, timeoutMs: Math.max(0, left), known });
-    notices = [...notices, ...checked.notices];
-    if (checked.unchecked) {
-      notes.push(
+/**
+ * `notices` with those of the values an empty (or all-zero) result compared against the graph's,
+ * and a note when some could not be checked in the time left. Only an empty result is checked: a
+ * query that found rows found values the graph holds. A name or pattern notice that explains it
+ * comes first: the model fixes one thing at a time. The rows are read and their transaction
+ * closed: the checks cannot cost the caller its result.
+ */
+async function withValueNotices(
+  { graph, database, cypher, params, limits, options, started }: QueryCall,
+  read: RowsRead,
+  schema: SkeletonData | null,
+  notices: QueryNotice[],
+): Promise<{ notices: QueryNotice[]; notes: string[] }> {
+  const sampler = samplerOf(graph, options);
+  if (!sampler || !read.exact || !looksEmpty(read.rows) || notices.some((n) => n.explainsEmpty)) return { notices, notes: [] };
+  const known = schema ? { labels: schema.labels.map((l) => l.label), types: schema.types, keys: schema.propertyKeys } : undefined;
+  const left = started + limits.timeoutMs - Date.now();
+  const checked = await valueNotices(cypher, params, { sampler, database, timeoutMs: Math.max(0, left), known });
+  const notes = checked.unchecked
+    ? [
         `${checked.unchecked} compared value${checked.unchecked > 1 ? 's were' : ' was'} not checked against the graph: no time was left within the ${limits.timeoutMs} ms timeout`,
-      );
-    }
+      ]
+    : [];
+  return { notices: [...notices, ...checked.notices], notes };
+}
+
+/** The checks, the `EXPLAIN`, the rows' transaction, then the value notices in transactions of their own. */
+async function readQuery(call: QueryCall): Promise<ReadQueryResult> {
+  const { graph, database, cypher, params, limits, options } = call;
+  const countLimit = Math.max(limits.countLimit ?? 10_000, limits.maxRows);
+  checkQueryText(cypher);
+  checkRanges(codeOf(cypher), params);
+  if (!(await graph.hasGraph(database))) {
+    throw new ReadQueryError(`graph "${database}" does not exist on this server`, 'unknown-graph');
   }
+  const { read, schema, noticesBy } = await readInSession(call, countLimit);
+  const { kept, rowCut } = fitChars(read.rows, limits.maxChars);
+  for (const values of read.raw.slice(0, kept.length)) options.graph?.add(values);
+  const cuts = cutsOf(read, kept.length, rowCut, { maxRows: limits.maxRows, maxChars: limits.maxChars, countLimit });
+  const checked = await withValueNotices(call, read, schema, await noticesBy);
+  const notes = [
+    ...(cuts.length ? [`${cuts.join('; ')}; aggregate, project fewer properties or add LIMIT/ORDER BY to see what matters`] : []),
+    ...checked.notes,
+  ];
   return {
     columns: read.columns,
     rows: kept,
-    totalRows: total,
-    totalIsExact: exact,
+    totalRows: read.total,
+    totalIsExact: read.exact,
     truncated: cuts.length > 0,
-    ...(notices.length ? { notices } : {}),
+    ...(checked.notices.length ? { notices: checked.notices } : {}),
     ...(notes.length ? { note: notes.join('; ') } : {}),
   };
 }

@@ -1,7 +1,8 @@
 /**
- * Notices about values (DECISIONS 28): when a read came back empty (no rows, or only zeros and
- * nulls from an aggregate) and it compares a property with a literal or a parameter, say what
- * the graph holds instead. Two kinds:
+ * Notices about values: when a read came back empty (no rows, or only zeros and nulls from an
+ * aggregate) and it compares a property with a literal or a parameter, say what the graph holds
+ * instead: an empty answer reads as "there is none" when the query only missed the graph's
+ * spelling or type (bounds of the check: docs/cypher-feedback.md, "Value notices"). Two kinds:
  * - `value-type-mismatch`: the value has another type than the property holds. Graphs loaded
  *   from CSV hold numbers, dates and flags as strings (`Order.freight` "32.38"), so
  *   `o.freight > 100` is null for every order and the count a confident 0; the notice gives the
@@ -62,6 +63,21 @@ const wrapped = (w: string | undefined): 'string' | 'number' | 'temporal' | 'boo
         : /^(date|datetime|localdatetime)$/.test(w)
           ? 'temporal'
           : 'boolean';
+
+/** The string operators, each with how it matches a held value and how a message says it. */
+const STRING_OPERATORS = {
+  '=': { matches: (held: string, wanted: string) => held === wanted, phrase: '' },
+  'STARTS WITH': { matches: (held: string, wanted: string) => held.startsWith(wanted), phrase: ' starting with' },
+  'ENDS WITH': { matches: (held: string, wanted: string) => held.endsWith(wanted), phrase: ' ending with' },
+  CONTAINS: { matches: (held: string, wanted: string) => held.includes(wanted), phrase: ' containing' },
+} as const;
+type StringOperator = keyof typeof STRING_OPERATORS;
+
+/** `c`'s operator as a string operator (`IN` tests each item with `=`), or undefined when it is none. */
+const stringOperator = (c: Comparison): StringOperator | undefined => {
+  const op = c.operator === 'IN' ? '=' : c.operator;
+  return Object.hasOwn(STRING_OPERATORS, op) ? (op as StringOperator) : undefined;
+};
 
 /** The value as written with the property side replaced: `toFloat(o.freight) > 100`. */
 const rewrite = (c: Comparison, subject: string, value = formatValue(c.value)) => `${subject} ${c.operator} ${value}`;
@@ -170,12 +186,11 @@ export function missingStrings(c: Comparison, sample: ValueSample): string[] | n
   if (c.wrapper && wrapped(c.wrapper) !== 'string') return null;
   const wanted: ComparedValue[] = c.operator === 'IN' && c.value.kind === 'list' ? c.value.items : [c.value];
   if (!wanted.length || wanted.some((w) => w.kind !== 'string')) return null;
-  const op = c.operator === 'IN' ? '=' : c.operator;
-  if (!['=', 'STARTS WITH', 'ENDS WITH', 'CONTAINS'].includes(op)) return null;
+  const op = stringOperator(c);
+  if (!op) return null;
   const held = sample.values.filter((v) => v.type === 'STRING').map((v) => apply(c.wrapper, String(v.value)));
   if (!held.length) return null;
-  const hit = (w: string) =>
-    held.some((h) => (op === '=' ? h === w : op === 'STARTS WITH' ? h.startsWith(w) : op === 'ENDS WITH' ? h.endsWith(w) : h.includes(w)));
+  const hit = (w: string) => held.some((h) => STRING_OPERATORS[op].matches(h, w));
   const strings = wanted.map((w) => (w as { value: string }).value);
   return strings.some(hit) ? null : strings;
 }
@@ -188,15 +203,16 @@ const quote = (x: string) =>
 export function notFound(c: Comparison, sample: ValueSample, missing: string[]): QueryNotice {
   // A cut value is the start of one, not a value the graph holds: it is never offered.
   const held = sample.values.filter((v) => v.type === 'STRING' && !v.cut && !PLACEHOLDERS.has(String(v.value)));
-  const op = c.operator === 'IN' ? '=' : c.operator;
+  const op = stringOperator(c) ?? 'CONTAINS';
+  const { matches, phrase } = STRING_OPERATORS[op];
+  /** True when `text` matches `w` once case is ignored. */
+  const slip = (w: string, text: string) => matches(text.toLowerCase(), w.toLowerCase());
   const scored = new Map<string, number>();
   for (const w of missing) {
     for (const [i, v] of held.entries()) {
       const text = String(v.value);
       // Edit distances compare whole values; a prefix, suffix or part is only matched again ignoring case.
-      const [lw, lt] = [w.toLowerCase(), text.toLowerCase()];
-      const caseSlip = op === 'STARTS WITH' ? lt.startsWith(lw) : op === 'ENDS WITH' ? lt.endsWith(lw) : lt.includes(lw);
-      const d = op === '=' ? valueDistance(w, text) : caseSlip ? 0.2 : undefined;
+      const d = op === '=' ? valueDistance(w, text) : slip(w, text) ? 0.2 : undefined;
       if (d !== undefined) scored.set(text, Math.min(scored.get(text) ?? Number.POSITIVE_INFINITY, d + i / 1e6));
     }
   }
@@ -204,20 +220,11 @@ export function notFound(c: Comparison, sample: ValueSample, missing: string[]):
     .sort((a, b) => a[1] - b[1])
     .map(([t]) => t)
     .slice(0, VALUE_SUGGESTIONS);
-  const slip = (w: string, t: string) =>
-    op === '='
-      ? t.toLowerCase() === w.toLowerCase()
-      : op === 'STARTS WITH'
-        ? t.toLowerCase().startsWith(w.toLowerCase())
-        : op === 'ENDS WITH'
-          ? t.toLowerCase().endsWith(w.toLowerCase())
-          : t.toLowerCase().includes(w.toLowerCase());
   const caseOnly = missing.some((w) => close.some((t) => slip(w, t)));
   const quoted = (xs: string[]) => xs.map(quote).join(', ');
   const shown =
     missing.length > VALUE_SUGGESTIONS ? `${quoted(missing.slice(0, VALUE_SUGGESTIONS))}, … (${missing.length} in all)` : quoted(missing);
   const what = missing.length > 1 ? `any of ${shown}` : quote(missing[0]!);
-  const how = op === '=' ? '' : op === 'CONTAINS' ? ' containing' : op === 'STARTS WITH' ? ' starting with' : ' ending with';
   const who = 'type' in c.owner ? `no :${c.owner.type} relationship` : `no ${c.owner.labels.join(':')}`;
   const subject = c.wrapper ? ` (as ${c.subject})` : '';
   // Absence was checked on the whole graph (an exact lookup); only the values offered come from a sample.
@@ -238,7 +245,7 @@ export function notFound(c: Comparison, sample: ValueSample, missing: string[]):
     kind: 'value-not-found',
     name: c.subject,
     suggestions: close.length ? close : held.slice(0, VALUE_SUGGESTIONS).map((v) => String(v.value)),
-    message: `${who} has ${c.property}${subject}${how} ${what}${hint}${close.length ? '' : scope}`,
+    message: `${who} has ${c.property}${subject}${phrase} ${what}${hint}${close.length ? '' : scope}`,
     explainsEmpty: true,
   };
 }
@@ -299,9 +306,9 @@ export async function valueNotices(cypher: string, params: Record<string, unknow
     const mismatch = typeMismatch(c, sample);
     if (mismatch) return mismatch;
     const missing = missingStrings(c, sample);
-    if (!missing || missing.length > VALUE_LOOKUP_VALUES) return null;
+    const op = stringOperator(c);
+    if (!missing || !op || missing.length > VALUE_LOOKUP_VALUES) return null;
     // The sample may be incomplete or up to 10 minutes old: the graph itself has the last word, in one read.
-    const op = c.operator === 'IN' ? '=' : c.operator;
     if (await opts.sampler.exists(opts.database, c.owner, c.property, c.wrapper, op, missing, left())) return null;
     return notFound(c, sample, missing);
   };

@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import neo4j from 'neo4j-driver';
-import { createTtlCache, type TtlCache } from '../../lib/ttl-cache.js';
+import { createTtlCache } from '../../lib/ttl-cache.js';
 import { quoteName } from '../dialect.js';
 import type { GraphStore } from '../access/driver.js';
 
@@ -96,68 +96,51 @@ export function createValueSampler(graph: GraphStore, opts: { ttlMs?: number; ma
       await session.close();
     }
   };
-  // The cache's loader takes a key only: a load is bounded by the timeout of the call that started it.
-  let timeoutFor = 10_000;
-  const cache: TtlCache<ValueSample> = createTtlCache(
-    async (key) => {
-      const [database, ownerJson, property] = JSON.parse(key) as [string, string, string];
-      const owner = JSON.parse(ownerJson) as ValueOwner;
-      const p = quoteName(property);
-      const cypher = `${matchOf(owner)} WHERE x.${p} IS NOT NULL WITH x.${p} AS v LIMIT $items
+  const cacheOpts = { ttlMs: opts.ttlMs ?? VALUE_SAMPLE_TTL_MS, maxKeys: opts.maxKeys ?? VALUE_SAMPLE_KEYS };
+  const samples = createTtlCache<ValueSample>(cacheOpts);
+  // An exact lookup's answer is kept as long as a sample: the same wrong value is often sent again.
+  const lookups = createTtlCache<boolean>(cacheOpts);
+
+  /** A sample of `property`'s values, bounded by the timeout of the call that loads it. */
+  const loadSample = async (database: string, owner: ValueOwner, property: string, timeoutMs: number): Promise<ValueSample> => {
+    const p = quoteName(property);
+    const cypher = `${matchOf(owner)} WHERE x.${p} IS NOT NULL WITH x.${p} AS v LIMIT $items
 WITH v, count(*) AS c, valueType(v) AS t ORDER BY c DESC
 WITH collect({v: v, t: t, c: c}) AS seen, sum(c) AS items
 RETURN items, size(seen) AS kinds, seen[..$distinct] AS values`;
-      const [row] = await read(
-        database,
-        cypher,
-        { items: neo4j.int(VALUE_SAMPLE_ITEMS), distinct: neo4j.int(VALUE_SAMPLE_DISTINCT) },
-        timeoutFor,
-      );
-      const items = Number(row?.get('items') ?? 0);
-      const values = ((row?.get('values') as Array<{ v: unknown; t: string; c: unknown }>) ?? []).map((x) => ({
-        value: plain(x.v),
-        type: x.t.replace(/ NOT NULL/g, ''),
-        count: Number(x.c),
-        ...(typeof x.v === 'string' && x.v.length > MAX_VALUE_CHARS ? { cut: true } : {}),
-      }));
-      return { items, complete: items < VALUE_SAMPLE_ITEMS, values, distinct: Number(row?.get('kinds') ?? 0) };
-    },
-    { ttlMs: opts.ttlMs ?? VALUE_SAMPLE_TTL_MS, maxKeys: opts.maxKeys ?? VALUE_SAMPLE_KEYS },
-  );
-  // An exact lookup's answer is kept as long as a sample: the same wrong value is often sent again.
-  let existsTimeout = 10_000;
-  /** The lookups being loaded, by key: the cache's loader takes a key only. */
-  const pending = new Map<
-    string,
-    { database: string; owner: ValueOwner; property: string; wrapper: string | null; op: string; values: readonly unknown[] }
-  >();
-  const lookups: TtlCache<boolean> = createTtlCache(
-    async (key) => {
-      const { database, owner, property, wrapper, op, values } = pending.get(key)!;
-      const subject = wrapper ? `${wrapper}(x.${quoteName(property)})` : `x.${quoteName(property)}`;
-      const test = op === '=' ? `${subject} IN $values` : `any(v IN $values WHERE ${subject} ${op} v)`;
-      const rows = await read(database, `${matchOf(owner)} WHERE ${test} RETURN 1 LIMIT 1`, { values }, existsTimeout);
-      return rows.length > 0;
-    },
-    { ttlMs: opts.ttlMs ?? VALUE_SAMPLE_TTL_MS, maxKeys: opts.maxKeys ?? VALUE_SAMPLE_KEYS },
-  );
+    const [row] = await read(
+      database,
+      cypher,
+      { items: neo4j.int(VALUE_SAMPLE_ITEMS), distinct: neo4j.int(VALUE_SAMPLE_DISTINCT) },
+      timeoutMs,
+    );
+    const items = Number(row?.get('items') ?? 0);
+    const values = ((row?.get('values') as Array<{ v: unknown; t: string; c: unknown }>) ?? []).map((x) => ({
+      value: plain(x.v),
+      type: x.t.replace(/ NOT NULL/g, ''),
+      count: Number(x.c),
+      ...(typeof x.v === 'string' && x.v.length > MAX_VALUE_CHARS ? { cut: true } : {}),
+    }));
+    return { items, complete: items < VALUE_SAMPLE_ITEMS, values, distinct: Number(row?.get('kinds') ?? 0) };
+  };
+
   return {
     sample(database, owner, property, timeoutMs) {
-      timeoutFor = timeoutMs;
-      return cache.get(JSON.stringify([database, JSON.stringify(owner), property]));
+      const key = JSON.stringify([database, owner, property]);
+      return samples.get(key, () => loadSample(database, owner, property, timeoutMs));
     },
-    async exists(database, owner, property, wrapper, op, values, timeoutMs) {
-      if ((wrapper && !SAFE_WRAPPERS.has(wrapper)) || !OPERATORS.has(op)) return true; // not checked: assume it does
-      existsTimeout = timeoutMs;
+    exists(database, owner, property, wrapper, op, values, timeoutMs) {
+      if ((wrapper && !SAFE_WRAPPERS.has(wrapper)) || !OPERATORS.has(op)) return Promise.resolve(true); // not checked: assume it does
       // The values may be long (a literal of megabytes): the cache keeps a digest of them, not them.
-      const lookup = { database, owner, property, wrapper: wrapper ?? null, op, values };
-      const key = createHash('sha256').update(JSON.stringify(lookup)).digest('base64');
-      pending.set(key, lookup);
-      try {
-        return await lookups.get(key);
-      } finally {
-        pending.delete(key);
-      }
+      const key = createHash('sha256')
+        .update(JSON.stringify({ database, owner, property, wrapper: wrapper ?? null, op, values }))
+        .digest('base64');
+      return lookups.get(key, async () => {
+        const subject = wrapper ? `${wrapper}(x.${quoteName(property)})` : `x.${quoteName(property)}`;
+        const test = op === '=' ? `${subject} IN $values` : `any(v IN $values WHERE ${subject} ${op} v)`;
+        const rows = await read(database, `${matchOf(owner)} WHERE ${test} RETURN 1 LIMIT 1`, { values }, timeoutMs);
+        return rows.length > 0;
+      });
     },
   };
 }

@@ -1,7 +1,7 @@
 /**
  * The Cypher of an index's own schema and nodes (src/graph/dialect.ts describes the storage): its
  * DDL, the batch writes and deletes of the build, the meta node a build records, and the index
- * states a build waits on. Split from dialect.ts, which keeps the reads of the user's graph.
+ * states a build waits on.
  */
 import {
   FULLTEXT_FIELDS,
@@ -14,7 +14,7 @@ import {
   nodeIndexName,
   quoteName,
   vectorPropertyOf,
-} from '../dialect.js';
+} from './names.js';
 
 /** DDL and writes of one index, parameterised by its name. */
 export interface IndexStatements {
@@ -120,7 +120,7 @@ export const WRITE_INDEX_META = `
 MERGE (m:${INDEX_LABEL_PREFIX}IndexMeta {index: $index})
 SET m.plan = $plan, m.settings = $settings, m.builtAt = datetime()`;
 
-/** The meta node of `$index` (no rows before the first build of this version). */
+/** The meta node of `$index` (no rows until a build has recorded one). */
 export const READ_INDEX_META = `
 MATCH (m:${INDEX_LABEL_PREFIX}IndexMeta {index: $index})
 RETURN m.plan AS plan, m.settings AS settings, toString(m.builtAt) AS builtAt`;

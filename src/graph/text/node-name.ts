@@ -1,8 +1,9 @@
 /**
  * The name a node is shown by, everywhere: the chunks' header, search results, their neighbours,
  * `/graph/node` and the nodes of a query's result. One rule, evaluated here: the database only
- * returns a node's candidate properties (src/graph/dialect.ts `nameFieldsOf`), because the rule
- * written out in Cypher made every query that names nodes several times slower to plan.
+ * returns a node's candidate properties (src/graph/dialect/node-cypher.ts `nameFieldsOf`), because the rule
+ * written out in Cypher makes every query that names nodes several times slower to plan
+ * (docs/benchmarks.md, "Names picked in JS: the planning cost").
  *
  * Order: the plan's name for a label of the node (src/graph/text/text-plan.ts `planNames`) when all
  * its keys hold names; then the rule's candidates (src/graph/text/text-rules.ts `nameCandidates`)
@@ -84,7 +85,7 @@ export function displayName(names: readonly PlanName[], labels: readonly string[
   return `${labelText(labels[0])} #${wholeNumber(dbId) ?? String(dbId)}`;
 }
 
-/** Every key `names` name nodes by, once each: the database sends these besides the rule's keys (`$nameKeys` of dialect.ts `nameFieldsOf`). */
+/** Every key `names` name nodes by, once each: the database sends these besides the rule's keys (`$nameKeys` of dialect/node-cypher.ts `nameFieldsOf`). */
 export function nameKeys(names: readonly PlanName[]): string[] {
   return [...new Set(names.flatMap((e) => e.keys))];
 }

@@ -3,7 +3,7 @@
  * index (Neo4j's calendar releases: `CREATE VECTOR INDEX … WITH [c.p]` and `SEARCH … WHERE`)
  * instead of widening its candidate lists (../search/filter.ts). Only where the server takes filtered
  * vector indexes (`GraphStore.server().vectorFilters`); on 5.26 nothing is carried and chunks,
- * batch keys and queries are as before.
+ * batch keys and queries are those of an index without filters.
  *
  * What is carried, per chunk, from its source node:
  * - a flag `label:<L>` = true for each of the node's labels among {@link CarryPlan.labels}: a
@@ -51,10 +51,9 @@ export const propField = (property: string) => `prop:${property}`;
 /**
  * Vector-index chunk hits asked per wanted node when the index applies the filter itself, at
  * most `most` (the mode's unfiltered over-fetch). Every hit passes, so the list only has to cover
- * nodes with several chunks: 1.5 × the index's chunks per node, at least 2. Measured on
- * bench:quality's index (553 chunks, 400 nodes: ×3), recall@10 of nodes against the exact
- * filtered answer: ×1 0.80, ×2 to ×6 1.000; an index of long texts (13 chunks per node) gets the
- * unfiltered ×6, whose beam its results need (docs/benchmarks.md).
+ * nodes with several chunks: 1.5 × the index's chunks per node, at least 2; an index of long
+ * texts gets the unfiltered over-fetch, whose beam its results need (docs/benchmarks.md,
+ * "Filtered search inside the vector index").
  */
 export function inIndexOverfetch(carry: Pick<CarryPlan, 'chunksPerNode'>, most: number): number {
   return Math.min(most, Math.max(2, Math.ceil(1.5 * (carry.chunksPerNode ?? most))));

@@ -23,6 +23,21 @@ export interface SkippedNodes {
   nodes: SkippedNode[];
 }
 
+/** Skipped nodes as the API and the sync's record show them (snake_case). */
+export interface SkippedNodesBody {
+  count: number;
+  nodes: { node_id: string; reason: string }[];
+}
+
+/**
+ * The wire shape of `skipped`: the build's `skipped_nodes`, the sync's `nodes_skipped` and
+ * `skipped`; undefined when none were skipped (the fields are then left out).
+ */
+export function skippedNodesBody(skipped: SkippedNodes): SkippedNodesBody | undefined {
+  if (!skipped.count) return undefined;
+  return { count: skipped.count, nodes: skipped.nodes.map((n) => ({ node_id: n.nodeId, reason: n.reason })) };
+}
+
 /** Skipped nodes named in a report; the rest are counted. */
 export const SKIPPED_SHOWN = 5;
 

@@ -36,7 +36,7 @@ export interface TextNode {
   labels?: readonly string[];
   /** Filter values its chunks carry (./carry.ts); absent when the index carries none. */
   carry?: Record<string, unknown>;
-  /** What its chunks are made from (src/graph/dialect.ts `nodeSig`), recorded on its chunk 0. */
+  /** What its chunks are made from (src/graph/dialect/node-cypher.ts `nodeSig`), recorded on its chunk 0. */
   sig?: string[];
 }
 

@@ -10,9 +10,34 @@ import { assertGraph, type GraphStore } from '../../graph/access/driver.js';
 import type { Logger } from '../../lib/log.js';
 import type { KvStore } from '../../store/redis.js';
 
+/** The settings a build and a sync read. */
+export type IndexConfig = Pick<
+  Config,
+  | 'GRAPHDB_GRAPH'
+  | 'EMBEDDING_MODEL'
+  | 'VECTOR_INDEX_NAME'
+  | 'TEXT_PROPERTY'
+  | 'DATA_DIR'
+  | 'CHUNK_TOKENS'
+  | 'CHUNK_OVERLAP_TOKENS'
+  | 'INDEX_BATCH_SIZE'
+  | 'INDEX_DISCOVER'
+  | 'INDEX_LABELS'
+  | 'INDEX_PROPERTIES'
+  | 'INDEX_FILTERS'
+  | 'INDEX_FILTER_PROPERTIES'
+  | 'INDEX_LOCK_TTL_MS'
+  | 'INDEX_ONLINE_TIMEOUT_MS'
+  | 'INDEX_SYNC_INTERVAL_MS'
+  | 'INDEX_SYNC_MODELS'
+  | 'FULLTEXT_ANALYZER'
+  | 'VECTOR_INDEX_HNSW_M'
+  | 'VECTOR_INDEX_EF_CONSTRUCTION'
+>;
+
 /** What the build and the sync need from the app's dependencies. */
 export interface IndexBuildDeps {
-  readonly config: Config;
+  readonly config: IndexConfig;
   readonly graph: GraphStore;
   readonly kv: KvStore;
   readonly embedders: EmbedderPool;

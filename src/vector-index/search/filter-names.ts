@@ -15,22 +15,19 @@ import { indexNamesIn, type SearchFilterFields, unknownFilterNames, unknownNames
  * @throws DomainError 422 naming every label or property the graph lacks.
  */
 export function createFilterNameCheck(store: GraphStore, ttlMs: number): (graph: string, filter: SearchFilterFields) => Promise<void> {
-  const names = createTtlCache((graph) => readGraphNames(store, graph), { ttlMs });
+  const names = createTtlCache<GraphNames>({ ttlMs });
+  const namesOf = (graph: string, maxAgeMs?: number) => names.get(graph, () => readGraphNames(store, graph), maxAgeMs);
   // Whether the graph's own nodes hold a plain name the index also writes (`batch`): asked only for names a filter uses.
-  const heldName = createTtlCache(
-    async (key) => {
-      const [graph, name] = JSON.parse(key) as [string, string];
-      return (await readHeldNames(store, graph, [name])).has(name);
-    },
-    { ttlMs },
-  );
+  const heldName = createTtlCache<boolean>({ ttlMs });
+  const holds = (graph: string, name: string) =>
+    heldName.get(JSON.stringify([graph, name]), async () => (await readHeldNames(store, graph, [name])).has(name));
   return async (graph, filter) => {
     const internal = indexNamesIn(filter);
     const held = new Set<string>();
-    for (const name of internal) if (await heldName.get(JSON.stringify([graph, name]))) held.add(name);
+    for (const name of internal) if (await holds(graph, name)) held.add(name);
     const missing = (n: GraphNames) => unknownFilterNames(filter, n, held);
-    if (!missing(await names.get(graph)).length) return;
-    const errors = missing(await names.get(graph, 0));
+    if (!missing(await namesOf(graph)).length) return;
+    const errors = missing(await namesOf(graph, 0));
     if (errors.length) throw unknownNamesError(graph, errors);
   };
 }

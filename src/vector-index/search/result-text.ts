@@ -1,7 +1,7 @@
 /**
- * The `text` of a search hit, bounded (DECISIONS.md 27): at most `SEARCH_TEXT_MAX_CHARS`
+ * The `text` of a search hit, bounded so that no node can make a response large: at most `SEARCH_TEXT_MAX_CHARS`
  * characters, marker included, whatever the node holds. The database already cuts each value
- * to that many characters (src/graph/dialect.ts `cutValue`) and says how long it was, so a 5 MB
+ * to that many characters (src/graph/dialect/node-cypher.ts `cutValue`) and says how long it was, so a 5 MB
  * description is neither read nor sent whole; here the text is composed as the index composed
  * it (../index/node-text.ts) and cut, and the marker counts what was left out in both places and names
  * `/graph/node`, where the node's properties are.

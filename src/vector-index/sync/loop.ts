@@ -29,6 +29,7 @@ import { readSyncState as readState, type SyncState, writeSyncState } from '../.
 import { resolveIndexName, type IndexBuildDeps } from '../index/target.js';
 import { listIndexMeta } from '../index/record.js';
 import { syncIndexNodes } from './node-sync.js';
+import { type SkippedNodes, skippedNodesBody } from '../index/skipped-nodes.js';
 import { findModel } from '../../contract/models.js';
 
 /** What one index's sync did. */
@@ -74,6 +75,12 @@ export function readSyncState(deps: Pick<IndexBuildDeps, 'kv'>, graph: string): 
   return readState<IndexSyncResult>(deps.kv, graph);
 }
 
+/** A result's skipped nodes, when there were any. */
+function skippedFields(skipped: SkippedNodes): Pick<IndexSyncResult, 'nodes_skipped' | 'skipped'> {
+  const body = skippedNodesBody(skipped);
+  return body ? { nodes_skipped: body.count, skipped: body.nodes } : {};
+}
+
 /** Brings one index in step; never throws (the outcome says what happened). */
 async function syncOne(deps: IndexBuildDeps, graph: string, index: string, model: string): Promise<IndexSyncResult> {
   const t = performance.now();
@@ -90,9 +97,7 @@ async function syncOne(deps: IndexBuildDeps, graph: string, index: string, model
       chunks_written: r.chunksWritten,
       chunks_kept: r.chunksKept,
       chunks_deleted: r.chunksDeleted,
-      ...(r.skipped.count
-        ? { nodes_skipped: r.skipped.count, skipped: r.skipped.nodes.map((n) => ({ node_id: n.nodeId, reason: n.reason })) }
-        : {}),
+      ...skippedFields(r.skipped),
       ms: ms(),
     };
   } catch (err) {
