@@ -9,7 +9,7 @@
 # the machine), as 5.26 LTS is the default everywhere else; last, schemathesis against the
 # service's OpenAPI document (scripts/test/schemathesis.sh); the last line adds up every runner's counts
 # (scripts/test/test-tally.mjs: CI reads it). Arguments narrow the vitest run and
-# skip the slower suites: `npm test -- test/unit`.
+# skip the slower suites: `npm test -- --project unit` or `npm test -- test/integration/chat/`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Each runner leaves its counts here; the last line of a full run adds them up (scripts/test/test-tally.mjs).
@@ -25,16 +25,17 @@ npm run --silent lint
 vitest "$@"
 if [ "$#" -eq 0 ]; then
   # The chat and store suites once more on the three-master cluster (hash slots, split steps).
-  TEST_KVSTORE_URL=redis+cluster://127.0.0.1:7101,127.0.0.1:7102,127.0.0.1:7103 vitest test/integration/chat- test/integration/index-build.test
+  TEST_KVSTORE_URL=redis+cluster://127.0.0.1:7101,127.0.0.1:7102,127.0.0.1:7103 vitest --project integration test/integration/chat/ test/integration/vector-index/build/build.test
   bash test/reference/run.sh --reporter=default --reporter=json --outputFile.json="$TALLY/reference.json"
   bash scripts/test/install-chromium.sh
   vitest --config vitest.e2e.config.ts
   # Graph-facing integration suites on the current calendar release (Cypher 25 available).
   NEO4J_VERSION=current NEO4J_BOLT_PORT=1235 bash scripts/services/neo4j.sh start
-  TEST_GRAPHDB_PORT=1235 GRAPHDB_PORT=1235 vitest test/integration/graph- test/integration/index- \
-    test/integration/vector-search test/integration/sample-graph test/integration/status test/integration/mcp- \
-    test/integration/agent-loop test/integration/eval test/integration/chat-lookup-index \
-    test/integration/http test/integration/guards
+  # (In vector-index/search/ only the searcher's suites: bounds and name-only run on 5.26 alone.)
+  TEST_GRAPHDB_PORT=1235 GRAPHDB_PORT=1235 vitest --project integration test/integration/graph/ \
+    test/integration/vector-index/build/ test/integration/vector-index/index/ test/integration/vector-index/sync/ \
+    test/integration/vector-index/search/searcher test/integration/status/ test/integration/mcp/ \
+    test/integration/agent/ test/integration/cli/eval/ test/integration/chat/lookup-index test/integration/routes/
   # The OpenAPI document against the running service: schemathesis from PyPI, every check and
   # phase, on a stack of its own (about 2 minutes; docs/benchmarks.md).
   SCHEMATHESIS_REPORT_DIR="$TALLY" bash scripts/test/schemathesis.sh

@@ -33,7 +33,7 @@ import { createJobQueue } from '../../src/store/queue.js';
 import { createRateLimiter } from '../../src/store/rate-limit.js';
 import { createKvStore } from '../../src/store/redis.js';
 import { createDeps } from '../../src/server.js';
-import { deletePrefix } from '../../test/helpers/deps.js';
+import { deletePrefix } from '../../test/integration/helpers/deps.js';
 import { routerReply, startLlmServer } from '../../test/helpers/llm-server.js';
 import { pct } from './lib/stats.js';
 

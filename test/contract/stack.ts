@@ -14,7 +14,7 @@ import { loadSampleGraph, type SampleGraph } from '../../src/graph/access/sample
 import { startService } from '../../src/server.js';
 import { buildVectorIndex } from '../../src/vector-index/build/build.js';
 import { dropSearchIndex } from '../../src/graph/access/index-writer.js';
-import { deletePrefix } from '../helpers/deps.js';
+import { deletePrefix } from '../integration/helpers/deps.js';
 import { routerReply, startLlmServer } from '../helpers/llm-server.js';
 
 const sample = data as SampleGraph;

@@ -9,7 +9,7 @@
  * const llm = await startLlmServer();
  * llm.script(routerReply('lookup', 0.9), { content: 'Hello' });
  * llm.fail(429, 2);                       // the next two calls answer 429
- * const config = testConfig({ LOCAL_LLM_BASE_URL: llm.url });
+ * const config = testConfig({ LOCAL_LLM_BASE_URL: llm.url }); // test/helpers/test-config.ts
  * ...
  * expect(llm.chatRequests()[0]!.body.model).toBe('qwen2.5:1.5b');
  * await llm.close();

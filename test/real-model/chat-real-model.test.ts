@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgentHandler } from '../../src/agent/handler.js';
 import type { RouteHandler } from '../../src/chat/types.js';
-import { startHarness, type Harness } from '../integration/chat-harness.js';
+import { startHarness, type Harness } from '../integration/helpers/chat-harness.js';
 
 const url = process.env.REAL_LLM_BASE_URL;
 const model = process.env.REAL_LLM_MODEL ?? 'smollm2';

@@ -8,4 +8,4 @@ if ! "$VENV/bin/python" -c 'import model2vec' 2>/dev/null; then
   python3 -m venv "$VENV"
   "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check 'model2vec==0.10.0'
 fi
-M2V_PYTHON="$VENV/bin/python" exec npx vitest run test/integration/embeddings-reference.test.ts "$@"
+M2V_PYTHON="$VENV/bin/python" exec npx vitest run test/integration/embeddings/reference.test.ts "$@"

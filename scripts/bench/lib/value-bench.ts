@@ -1,6 +1,6 @@
 /**
  * The value part of `npm run bench:feedback` (issue 38), on the public movies + Northwind graphs
- * as their owners load them (test/helpers/published-graph.ts: Northwind's numbers and dates as
+ * as their owners load them (test/integration/helpers/published-graph.ts: Northwind's numbers and dates as
  * strings, `NULL` placeholders): 12 queries whose values miss, of the kinds language models
  * write (near-miss and case-slipped names, countries and categories by another name, numbers,
  * dates and strings compared with properties of another type), each told or not; correct
@@ -14,7 +14,7 @@ import { type ReadQueryLimits, runReadQuery } from '../../../src/graph/cypher/re
 import type { PropertyInfo } from '../../../src/graph/shape/schema.js';
 import { createSkeletonCache } from '../../../src/graph/shape/skeleton-cache.js';
 import { computeSkeleton, DEFAULT_SKELETON_CHARS, formatSkeleton, type SkeletonData } from '../../../src/graph/shape/skeleton.js';
-import { loadPublishedGraph, publishedLabels } from '../../../test/helpers/published-graph.js';
+import { loadPublishedGraph, publishedLabels } from '../../../test/integration/helpers/published-graph.js';
 
 /** A query whose value misses, and a text the notice must contain to count as told (the fix or the value held). */
 interface Miss {

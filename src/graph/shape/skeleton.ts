@@ -179,7 +179,7 @@ const KINDS_LEGEND =
  * (src/lib/shown-name.ts), so none can end its line or pass for an instruction.
  * Patterns take what they need up to 40 % of the budget; labels the rest, each at the richest
  * level of detail that fits (src/graph/shape/skeleton-view.ts). Scale: movies + Northwind (9 labels,
- * 12 patterns) fit whole in 3,400 characters. 200 labels and 400 patterns (test/unit/graph-skeleton):
+ * 12 patterns) fit whole in 3,400 characters. 200 labels and 400 patterns (test/unit/graph/shape/skeleton):
  * in the default 4,000, the 27–34 largest labels with up to 6 properties each and the others
  * named in one tail line; every label is named from `SKELETON_MAX_CHARS` 8,000 (short names)
  * to 16,000 (23-character names), the largest with their properties.
