@@ -39,7 +39,7 @@ import { parseArgs } from 'node:util';
 import { findModel } from '../../src/contract/models.js';
 import type { RetrievalMode } from '../../src/contract/search.js';
 import { createEmbeddersFromConfig } from '../../src/embeddings/embedders.js';
-import { chunkLabel, quoteName } from '../../src/graph/dialect.js';
+import { chunkLabel, quoteName } from '../../src/graph/dialect/names.js';
 import { createGraphStore } from '../../src/graph/access/driver.js';
 import type { LabelPlan } from '../../src/graph/text/text-plan.js';
 import { createLogger } from '../../src/lib/log.js';

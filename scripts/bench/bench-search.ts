@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import neo4j from 'neo4j-driver';
 import { createEmbeddersFromConfig } from '../../src/embeddings/embedders.js';
-import { searchQuery } from '../../src/graph/dialect.js';
+import { searchQuery } from '../../src/graph/dialect/search-query.js';
 import { createGraphStore } from '../../src/graph/access/driver.js';
 import { dropSearchIndex } from '../../src/graph/access/index-writer.js';
 import { textParams } from '../../src/vector-index/index/source.js';

@@ -50,7 +50,7 @@ import neo4j from 'neo4j-driver';
 import { createEmbeddersFromConfig } from '../../src/embeddings/embedders.js';
 import { createGraphStore } from '../../src/graph/access/driver.js';
 import { dropSearchIndex, toList } from '../../src/graph/access/index-writer.js';
-import { batchIndexName, nodeIndexName } from '../../src/graph/dialect.js';
+import { batchIndexName, nodeIndexName } from '../../src/graph/dialect/names.js';
 import { AWAIT_INDEX, VECTOR_INDEX_STATE, indexStatements } from '../../src/graph/dialect/index-statements.js';
 import { BENCH_MODEL, benchConfig, benchModels, describeMachine, fmt } from './bench-common.js';
 import { generateProse } from './bench-prose.js';

@@ -6,7 +6,7 @@
  * quoted where they must be, and JSON escapes their invisible characters (src/lib/shown-name.ts).
  */
 import { z } from 'zod';
-import { isIndexLabel } from '../graph/dialect.js';
+import { isIndexLabel } from '../graph/dialect/names.js';
 import { shownJson, shownName } from '../lib/shown-name.js';
 import {
   formatPattern,

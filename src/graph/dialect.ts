@@ -8,8 +8,7 @@
  * parts; ./dialect/node-cypher.ts, fragments over a node of the user's graph;
  * ./dialect/search-query.ts, the search queries; ./dialect/index-statements.ts, the index's own
  * DDL, writes and meta node; and this file, the reads of the user's text nodes and of a node by
- * id. Code outside ./dialect/ imports from this file, which re-exports what it needs of the
- * first three (index-statements.ts is imported directly); files in ./dialect/ import one another,
+ * id. Each is imported where its names are defined; files in ./dialect/ import one another,
  * never this file, so there is no import cycle.
  *
  * Storage design: the vectors of index `<name>` are kept on separate chunk nodes labelled
@@ -31,22 +30,6 @@
  */
 
 import { NODE_RELS, dbIdOf, hasText, nameFieldsOf, nodeSig, notIndexNode, textFields } from './dialect/node-cypher.js';
-
-export {
-  FULLTEXT_FIELDS,
-  INDEX_LABEL_PREFIX,
-  NAME_VECTOR,
-  batchIndexName,
-  chunkLabel,
-  fulltextIndexName,
-  isIndexLabel,
-  namesIndexName,
-  nodeIndexName,
-  quoteName,
-  vectorPropertyOf,
-} from './dialect/names.js';
-export { hasText, nodeSig, notIndexNode } from './dialect/node-cypher.js';
-export { type InIndexFilter, missingIndexKind, searchQuery } from './dialect/search-query.js';
 
 const NOT_INDEX_NODE = notIndexNode('n');
 

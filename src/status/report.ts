@@ -10,7 +10,7 @@ import type { IndexState, Status } from '../contract/status.js';
 import { MODEL_REGISTRY } from '../contract/models.js';
 import type { AppDeps } from '../deps.js';
 import { nodeFileReader, type ModelFileReader } from '../embeddings/model-files.js';
-import { fulltextIndexName, namesIndexName } from '../graph/dialect.js';
+import { fulltextIndexName, namesIndexName } from '../graph/dialect/names.js';
 import { serverStatus } from '../graph/access/server-info.js';
 import { graphStats, type GraphStats, type IndexInfo } from '../graph/shape/stats.js';
 import { withTimeout } from '../lib/timeout.js';

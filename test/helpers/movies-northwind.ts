@@ -8,7 +8,7 @@
  */
 import neo4j, { type Driver } from 'neo4j-driver';
 import { prng } from '../../scripts/gen/prng.mjs';
-import { quoteName } from '../../src/graph/dialect.js';
+import { quoteName } from '../../src/graph/dialect/names.js';
 import {
   CATEGORIES,
   CHARACTER_EXTRAS,

@@ -7,7 +7,7 @@
  */
 import type { Config } from '../../../src/config.js';
 import type { EmbedderPool } from '../../../src/embeddings/embedders.js';
-import { chunkLabel, quoteName } from '../../../src/graph/dialect.js';
+import { chunkLabel, quoteName } from '../../../src/graph/dialect/names.js';
 import type { GraphStore } from '../../../src/graph/access/driver.js';
 import { createQueryVectors } from '../../../src/vector-index/search/query-vectors.js';
 import { createVectorSearcher } from '../../../src/vector-index/search/searcher.js';

@@ -7,7 +7,7 @@
  */
 import type { Driver } from 'neo4j-driver';
 import type { SourceNode } from '../../../src/contract/search.js';
-import { chunkLabel, quoteName } from '../../../src/graph/dialect.js';
+import { chunkLabel, quoteName } from '../../../src/graph/dialect/names.js';
 import type { TextPlan } from '../../../src/graph/text/text-plan.js';
 import { fmt } from '../bench-common.js';
 

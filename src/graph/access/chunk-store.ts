@@ -7,8 +7,10 @@
  * indexed node, and a scan of the text nodes with one seek in the `nodeId` index each (new
  * nodes); its memory does not grow with the graph.
  */
+import { autoCommit } from './auto-commit.js';
 import neo4j, { type Driver } from 'neo4j-driver';
-import { chunkLabel, fulltextIndexName, hasText, nodeIndexName, nodeSig, notIndexNode, quoteName, vectorPropertyOf } from '../dialect.js';
+import { chunkLabel, fulltextIndexName, nodeIndexName, quoteName, vectorPropertyOf } from '../dialect/names.js';
+import { hasText, nodeSig, notIndexNode } from '../dialect/node-cypher.js';
 import { AWAIT_INDEX, FULLTEXT_INDEX_STATE, indexStatements } from '../dialect/index-statements.js';
 import { streamRecords } from './text-nodes.js';
 
@@ -101,21 +103,6 @@ interface ChunkTarget {
   database: string;
   /** `__Chunk_<indexName>`, quoted for Cypher. */
   label: string;
-}
-
-/**
- * One auto-commit transaction, not retried: the driver's managed transactions retry a
- * transient error for 30 s, and a write over the server's memory limit fails the same way each
- * time. Also what `CALL { } IN TRANSACTIONS` needs. Returns the nodes it deleted.
- */
-async function runOnce({ driver, database }: ChunkTarget, cypher: string, params: Record<string, unknown>): Promise<number> {
-  const session = driver.session({ database });
-  try {
-    const summary = await session.run(cypher, params).summary();
-    return summary.counters.updates().nodesDeleted;
-  } finally {
-    await session.close();
-  }
 }
 
 /** Creates the `nodeId` range index when missing, waits for it, and reads which fields the full-text index covers. */
@@ -229,12 +216,12 @@ CALL (w) {
 /** {@link ChunkStore.writeNodes}: one transaction for these writes; returns the chunk nodes deleted. */
 async function writeNodes(target: ChunkTarget, writes: readonly NodeWrite[], namesIndex: boolean): Promise<number> {
   const rows = writes.map((w) => ({ nodeId: w.nodeId, stale: w.stale, kept: w.kept, rows: w.rows, markers: w.marker ? [w.marker] : [] }));
-  return runOnce(target, writeNodesQuery(target.label), { writes: rows, namesIndex });
+  return autoCommit(target, writeNodesQuery(target.label), { writes: rows, namesIndex });
 }
 
 /** {@link ChunkStore.deleteNodes}: each node's chunk 0 last, {@link DELETE_ROWS} per transaction. */
 async function deleteNodes(target: ChunkTarget, nodeIds: readonly string[]): Promise<number> {
-  return runOnce(
+  return autoCommit(
     target,
     `UNWIND $ids AS id MATCH (c:${target.label} {nodeId: id})
 WITH c ORDER BY c.chunk = 0

@@ -10,9 +10,10 @@
  * Populating a new index over existing chunk nodes afterwards takes about twice as long in
  * total, and nothing else overlaps with it (docs/benchmarks.md, "Index build": what limits it).
  */
+import { autoCommit } from './auto-commit.js';
 import neo4j, { type Driver, type EagerResult, type Record as Neo4jRecord } from 'neo4j-driver';
 import { DomainError } from '../../errors.js';
-import { FULLTEXT_FIELDS, NAME_VECTOR, batchIndexName, fulltextIndexName, namesIndexName } from '../dialect.js';
+import { FULLTEXT_FIELDS, NAME_VECTOR, batchIndexName, fulltextIndexName, namesIndexName } from '../dialect/names.js';
 import {
   AWAIT_INDEX,
   DELETE_INDEX_META,
@@ -76,21 +77,10 @@ export interface IndexWriter {
   awaitOnline(onPercent?: (percent: number) => void, timeoutMs?: number): Promise<void>;
 }
 
-/** Runs Cypher that needs an auto-commit transaction (`CALL { } IN TRANSACTIONS`): a plain session.run; returns the nodes it deleted. */
-async function autoCommit(driver: Driver, database: string, cypher: string, params: Record<string, unknown> = {}): Promise<number> {
-  const session = driver.session({ database });
-  try {
-    const summary = await session.run(cypher, params).summary();
-    return summary.counters.updates().nodesDeleted;
-  } finally {
-    await session.close();
-  }
-}
-
 /** Removes index `indexName` entirely: its chunk nodes, its meta node and its five schema indexes. */
 export async function dropSearchIndex(driver: Driver, database: string, indexName: string): Promise<void> {
   const q = indexStatements(indexName);
-  await autoCommit(driver, database, q.deleteAll);
+  await autoCommit({ driver, database }, q.deleteAll, {});
   await driver.executeQuery(DELETE_INDEX_META, { index: indexName }, { database });
   for (const ddl of [q.dropVectorIndex, q.dropNamesIndex, q.dropFulltextIndex, q.dropBatchIndex, q.dropNodeIndex])
     await driver.executeQuery(ddl, {}, { database });
@@ -288,7 +278,7 @@ export function createIndexWriter(opts: IndexWriterOptions): IndexWriter {
     },
     async deleteStale(keys, total) {
       if (total !== undefined && Number((await run(q.countChunks)).records[0]?.get('n')) === total) return 0;
-      return autoCommit(driver, database, q.deleteStale, { keys });
+      return autoCommit({ driver, database }, q.deleteStale, { keys });
     },
     async awaitOnline(onPercent, timeoutMs = 30 * 60_000) {
       if (fulltextAfterWrites) await run(q.createFulltextIndex, { analyzer });

@@ -11,7 +11,8 @@
 import neo4j, { type ManagedTransaction, type Node } from 'neo4j-driver';
 import type { NodeDetails } from '../../contract/graph.js';
 import { DomainError, isDependencyDown } from '../../errors.js';
-import { INDEX_LABEL_PREFIX, NODE_BY_DBID } from '../dialect.js';
+import { NODE_BY_DBID } from '../dialect.js';
+import { INDEX_LABEL_PREFIX } from '../dialect/names.js';
 import { INDEX_PLANS } from '../dialect/index-statements.js';
 import { assertGraph, type GraphStore, isTransactionTimeout } from './driver.js';
 import { NEIGHBOR_SCAN, nodeContext, type RawNeighbor } from './neighbors.js';

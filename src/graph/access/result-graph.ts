@@ -6,7 +6,7 @@
  */
 import neo4j, { type Node, type Relationship } from 'neo4j-driver';
 import { RESULT_GRAPH_NODES, RESULT_GRAPH_RELATIONSHIPS, type ResultGraph } from '../../contract/graph.js';
-import { isIndexLabel } from '../dialect.js';
+import { isIndexLabel } from '../dialect/names.js';
 import { NEIGHBOR_LABELS, NEIGHBOR_NAME_CHARS } from './neighbors.js';
 import { displayName } from '../text/node-name.js';
 

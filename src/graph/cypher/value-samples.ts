@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import neo4j from 'neo4j-driver';
 import { createTtlCache } from '../../lib/ttl-cache.js';
-import { quoteName } from '../dialect.js';
+import { quoteName } from '../dialect/names.js';
 import type { GraphStore } from '../access/driver.js';
 
 /** Items read per label and property. */

@@ -18,7 +18,7 @@
  */
 import { type FilterCondition, type SearchFilter, temporalKind } from '../../contract/search-filter.js';
 import { type CompiledFilter, compileFilter } from './filter-cypher.js';
-import { quoteName } from '../dialect.js';
+import { quoteName } from '../dialect/names.js';
 
 /** What the index's chunks carry, by source name (labels, properties) and the chunk property holding each. */
 export interface CarriedFields {

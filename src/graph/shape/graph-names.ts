@@ -5,7 +5,7 @@
  */
 import { withAutoRead } from '../access/auto-read.js';
 import type { GraphStore } from '../access/driver.js';
-import { isIndexLabel } from '../dialect.js';
+import { isIndexLabel } from '../dialect/names.js';
 
 /** Names in use in one graph. */
 export interface GraphNames {

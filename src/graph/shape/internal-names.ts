@@ -10,7 +10,7 @@
  */
 import type { GraphStore } from '../access/driver.js';
 import { withAutoRead } from '../access/auto-read.js';
-import { INDEX_LABEL_PREFIX } from '../dialect.js';
+import { INDEX_LABEL_PREFIX } from '../dialect/names.js';
 
 /** Plain names of the index nodes' properties (chunks, then the meta node). */
 export const INDEX_NODE_PROPERTIES: ReadonlySet<string> = new Set([

@@ -6,7 +6,7 @@
  */
 import neo4j from 'neo4j-driver';
 import type { GraphStore } from '../access/driver.js';
-import { isIndexLabel, quoteName } from '../dialect.js';
+import { isIndexLabel, quoteName } from '../dialect/names.js';
 import { toPlainJson, type Json } from '../access/plain-json.js';
 import { shownName } from '../../lib/shown-name.js';
 

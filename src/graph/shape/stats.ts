@@ -5,7 +5,8 @@
  * nodes scans, and it is bounded by the transaction timeout.
  */
 import neo4j, { type Driver } from 'neo4j-driver';
-import { COUNT_TEXT_NODES, INDEX_LABEL_PREFIX, quoteName } from '../dialect.js';
+import { COUNT_TEXT_NODES } from '../dialect.js';
+import { INDEX_LABEL_PREFIX, quoteName } from '../dialect/names.js';
 
 /** One schema index as `SHOW INDEXES` reports it. */
 export interface IndexInfo {

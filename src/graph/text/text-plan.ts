@@ -14,7 +14,7 @@ import type { FieldError } from '../../contract/problem.js';
 import type { TextPlanBody } from '../../contract/text-plan.js';
 import { DomainError } from '../../errors.js';
 import { closeNamesHint } from '../../lib/close-names.js';
-import { isIndexLabel, quoteName } from '../dialect.js';
+import { isIndexLabel, quoteName } from '../dialect/names.js';
 import { chooseLabelText, splitExplicit, type PropertySample, type SkippedProperty } from './text-rules.js';
 
 /** Nodes sampled per label. */

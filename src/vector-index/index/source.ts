@@ -15,7 +15,7 @@
  * failing window halved until the node that fails it is found ({@link streamTextNodes}).
  */
 import type { Driver, Record as Neo4jRecord } from 'neo4j-driver';
-import { isIndexLabel } from '../../graph/dialect.js';
+import { isIndexLabel } from '../../graph/dialect/names.js';
 import { readTextNodeRows, streamTextNodeRows, textNodeIdsAfter } from '../../graph/access/text-nodes.js';
 import { type NameFields, type PlanName, displayName, nameKeys, nodeName } from '../../graph/text/node-name.js';
 import { planKeys, planNames, type TextPlan } from '../../graph/text/text-plan.js';

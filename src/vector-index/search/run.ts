@@ -7,7 +7,7 @@ import neo4j from 'neo4j-driver';
 import type { RetrievalMode, SourceNode } from '../../contract/search.js';
 import type { AutoRead } from '../../graph/access/auto-read.js';
 import { NEIGHBOR_SCAN, nodeContext, type RawNeighbor } from '../../graph/access/neighbors.js';
-import { fulltextIndexName, namesIndexName } from '../../graph/dialect.js';
+import { fulltextIndexName, namesIndexName } from '../../graph/dialect/names.js';
 import { missingIndexKind, searchQuery } from '../../graph/dialect/search-query.js';
 import { planNames } from '../../graph/text/text-plan.js';
 import type { SearchView } from '../index/record.js';

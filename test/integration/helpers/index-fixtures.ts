@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import neo4j, { type Driver } from 'neo4j-driver';
 import { dropSearchIndex } from '../../../src/graph/access/index-writer.js';
-import { chunkLabel, quoteName } from '../../../src/graph/dialect.js';
+import { chunkLabel, quoteName } from '../../../src/graph/dialect/names.js';
 import type { EmbedderPool } from '../../../src/embeddings/embedders.js';
 import type { Embedder } from '../../../src/embeddings/types.js';
 

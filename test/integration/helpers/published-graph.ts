@@ -15,7 +15,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Driver, ManagedTransaction } from 'neo4j-driver';
-import { quoteName } from '../../../src/graph/dialect.js';
+import { quoteName } from '../../../src/graph/dialect/names.js';
 import { removeLabelled } from '../../helpers/movies-northwind.js';
 
 /** Where the published files are: `../shared/datasets/movies-northwind` beside the repo root. */

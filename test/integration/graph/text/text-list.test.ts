@@ -5,7 +5,7 @@
  */
 import neo4j from 'neo4j-driver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chunkLabel, quoteName } from '../../../../src/graph/dialect.js';
+import { chunkLabel, quoteName } from '../../../../src/graph/dialect/names.js';
 import { createTestApp } from '../../helpers/deps.js';
 import { createIndexFixture, dropIndexFixture } from '../../helpers/index-fixtures.js';
 

@@ -11,7 +11,7 @@ import { createKvStore } from '../../../../src/store/redis.js';
 import { cacheDir } from '../../../../src/vector-index/build/csv-cache.js';
 import { MODEL_NAMES } from '../../../../src/contract/models.js';
 import { dropSearchIndex } from '../../../../src/graph/access/index-writer.js';
-import { batchIndexName, chunkLabel, fulltextIndexName, isIndexLabel, quoteName } from '../../../../src/graph/dialect.js';
+import { batchIndexName, chunkLabel, fulltextIndexName, isIndexLabel, quoteName } from '../../../../src/graph/dialect/names.js';
 import { generateProse } from '../../../../scripts/bench/bench-prose.js';
 import { createTestApp, createTestDeps } from '../../helpers/deps.js';
 import { createIndexFixture, createTextNodes, dropIndexFixture, indexContent } from '../../helpers/index-fixtures.js';

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cacheDir } from '../../../../src/vector-index/build/csv-cache.js';
 import { buildVectorIndex } from '../../../../src/vector-index/build/build.js';
 import { buildLockKey } from '../../../../src/store/build-lock.js';
-import { chunkLabel, quoteName } from '../../../../src/graph/dialect.js';
+import { chunkLabel, quoteName } from '../../../../src/graph/dialect/names.js';
 import { generateProse } from '../../../../scripts/bench/bench-prose.js';
 import { createTestDeps } from '../../helpers/deps.js';
 import { createIndexFixture, createTextNodes, dropIndexFixture, indexContent } from '../../helpers/index-fixtures.js';

@@ -6,7 +6,7 @@
  * tiny potion model; names are found by the full-text half of hybrid search.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chunkLabel, quoteName } from '../../../../src/graph/dialect.js';
+import { chunkLabel, quoteName } from '../../../../src/graph/dialect/names.js';
 import { dropSearchIndex } from '../../../../src/graph/access/index-writer.js';
 import { searchableProperties } from '../../../../src/vector-index/index/record.js';
 import { buildVectorIndex } from '../../../../src/vector-index/build/build.js';

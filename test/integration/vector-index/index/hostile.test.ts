@@ -12,7 +12,7 @@ import neo4j, { type Driver } from 'neo4j-driver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BLOB_MARKER, maxChunkChars } from '../../../../src/embeddings/chunking.js';
 import type { EmbedderPool } from '../../../../src/embeddings/embedders.js';
-import { chunkLabel, quoteName } from '../../../../src/graph/dialect.js';
+import { chunkLabel, quoteName } from '../../../../src/graph/dialect/names.js';
 import { buildVectorIndex } from '../../../../src/vector-index/build/build.js';
 import { HEADER_CHARS } from '../../../../src/vector-index/index/source.js';
 import { syncGraph } from '../../../../src/vector-index/sync/loop.js';

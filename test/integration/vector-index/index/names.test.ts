@@ -9,7 +9,7 @@
  */
 import neo4j from 'neo4j-driver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chunkLabel, quoteName } from '../../../../src/graph/dialect.js';
+import { chunkLabel, quoteName } from '../../../../src/graph/dialect/names.js';
 import { displayName } from '../../../../src/graph/text/node-name.js';
 import { NAME_CHARS } from '../../../../src/graph/text/text-rules.js';
 import { dropSearchIndex } from '../../../../src/graph/access/index-writer.js';

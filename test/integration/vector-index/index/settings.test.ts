@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Status } from '../../../../src/contract/status.js';
-import { chunkLabel, quoteName } from '../../../../src/graph/dialect.js';
+import { chunkLabel, quoteName } from '../../../../src/graph/dialect/names.js';
 import { isIndexProperty } from '../../../../src/graph/shape/internal-names.js';
 import { DATA_TOOLS } from '../../../../src/agent/data-tools.js';
 import { runTool, type ToolContext } from '../../../../src/agent/tools.js';

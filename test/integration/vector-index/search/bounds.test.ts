@@ -11,7 +11,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildVectorIndex } from '../../../../src/vector-index/build/build.js';
-import { quoteName } from '../../../../src/graph/dialect.js';
+import { quoteName } from '../../../../src/graph/dialect/names.js';
 import { routerReply, toolCallReply } from '../../../helpers/llm-server.js';
 import { startHarness, type Harness } from '../../helpers/chat-harness.js';
 import { createIndexFixture, createTextNodes, dropIndexFixture } from '../../helpers/index-fixtures.js';

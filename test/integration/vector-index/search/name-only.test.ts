@@ -8,7 +8,7 @@
  */
 import { readdir } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chunkLabel, fulltextIndexName, namesIndexName, quoteName } from '../../../../src/graph/dialect.js';
+import { chunkLabel, fulltextIndexName, namesIndexName, quoteName } from '../../../../src/graph/dialect/names.js';
 import { toList } from '../../../../src/graph/access/index-writer.js';
 import { cacheDir } from '../../../../src/vector-index/build/csv-cache.js';
 import { buildVectorIndex } from '../../../../src/vector-index/build/build.js';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildVectorIndex } from '../../../../src/vector-index/build/build.js';
 import { candidateCount, LIST_OVERFETCH, OVERFETCH } from '../../../../src/vector-index/search/plan.js';
 import { createVectorSearcher } from '../../../../src/vector-index/search/searcher.js';
-import { fulltextIndexName } from '../../../../src/graph/dialect.js';
+import { fulltextIndexName } from '../../../../src/graph/dialect/names.js';
 import { generateProse } from '../../../../scripts/bench/bench-prose.js';
 import { createTestApp } from '../../helpers/deps.js';
 import { countingDriver, createIndexFixture, createTextNodes, dropIndexFixture } from '../../helpers/index-fixtures.js';

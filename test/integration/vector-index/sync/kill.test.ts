@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleTestChild } from '../../helpers/child-process.js';
-import { chunkLabel, quoteName } from '../../../../src/graph/dialect.js';
+import { chunkLabel, quoteName } from '../../../../src/graph/dialect/names.js';
 import { dropSearchIndex } from '../../../../src/graph/access/index-writer.js';
 import { buildVectorIndex } from '../../../../src/vector-index/build/build.js';
 import { readSyncState, syncGraph } from '../../../../src/vector-index/sync/loop.js';

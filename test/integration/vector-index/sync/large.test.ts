@@ -9,7 +9,7 @@
  */
 import type { Driver } from 'neo4j-driver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chunkLabel, quoteName } from '../../../../src/graph/dialect.js';
+import { chunkLabel, quoteName } from '../../../../src/graph/dialect/names.js';
 import { dropSearchIndex } from '../../../../src/graph/access/index-writer.js';
 import { buildVectorIndex } from '../../../../src/vector-index/build/build.js';
 import { syncGraph } from '../../../../src/vector-index/sync/loop.js';

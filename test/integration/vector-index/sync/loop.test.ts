@@ -5,7 +5,7 @@
  * index at once; a changed chunking is left to a build; the loop runs by itself.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chunkLabel, quoteName } from '../../../../src/graph/dialect.js';
+import { chunkLabel, quoteName } from '../../../../src/graph/dialect/names.js';
 import type { EmbedderPool } from '../../../../src/embeddings/embedders.js';
 import { buildVectorIndex } from '../../../../src/vector-index/build/build.js';
 import { readSyncState, startIndexSync, syncGraph } from '../../../../src/vector-index/sync/loop.js';

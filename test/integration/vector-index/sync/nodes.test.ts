@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmbedderPool } from '../../../../src/embeddings/embedders.js';
-import { chunkLabel, quoteName } from '../../../../src/graph/dialect.js';
+import { chunkLabel, quoteName } from '../../../../src/graph/dialect/names.js';
 import { buildVectorIndex } from '../../../../src/vector-index/build/build.js';
 import { readSyncState, syncGraph } from '../../../../src/vector-index/sync/loop.js';
 import { graphBookmark } from '../../../../src/graph/access/bookmark.js';

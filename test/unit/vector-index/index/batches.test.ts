@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chunkBatches, chunkHeader, HEADER_NAME_CHARS, type TextNode } from '../../../../src/vector-index/index/source.js';
-import { chunkLabel, isIndexLabel, quoteName } from '../../../../src/graph/dialect.js';
+import { chunkLabel, isIndexLabel, quoteName } from '../../../../src/graph/dialect/names.js';
 
 async function* from(nodes: TextNode[]) {
   yield* nodes;
