@@ -191,6 +191,15 @@ const EnvSchema = z.object({
    * (a comparison, a test) stays as built and costs the sync nothing.
    */
   INDEX_SYNC_MODELS: list,
+  /**
+   * Where the sync learns what changed: `auto`, the server's change-log plugin when it is
+   * installed (plugin/), else the full check; `scan`, the full check always.
+   */
+  INDEX_CHANGE_SOURCE: z.enum(['auto', 'scan']).default('auto'),
+  /** With a change log, how often in ms the sync follows it (the full check keeps `INDEX_SYNC_INTERVAL_MS`). */
+  INDEX_SYNC_FOLLOW_MS: z.coerce.number().int().min(100).default(1_000),
+  /** With a change log, how often in ms the sync runs one full check anyway (a reconcile); also after a restart or an overflow of the log. */
+  INDEX_RECONCILE_MS: z.coerce.number().int().min(60_000).default(86_400_000),
   /** Chunks per index-build embedding batch on average (content-defined boundaries, a quarter to twice this; one CSV cache file and one write transaction each). */
   INDEX_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(512),
   /** Lifetime of an index build's lock in ms; refreshed while the build runs, so a crash frees it after this. */

@@ -27,6 +27,7 @@
  * and indexes in the database; by default both are removed, the CSV caches stay in
  * test-output/bench-data so that bench:search rebuilds the WikiPathways index in seconds),
  * --sync, --short, --passes <n> (20 unchanged-graph passes), --edits <n> (10), --stream <s>, --rate <n>, --store <dir>,
+ * --source auto|scan (auto: the change-log plugin where the server has it),
  * --cleanup (only remove what a run left behind).
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -80,6 +81,7 @@ const { values } = parseArgs({
     stream: { type: 'string' },
     'check-only': { type: 'boolean' },
     rate: { type: 'string' },
+    source: { type: 'string' },
   },
 });
 const NODES = Number(values.nodes ?? 100_000);
@@ -93,7 +95,12 @@ const SYNTHETIC_LABEL = 'BenchDoc';
 const OTHER_LABEL = 'BenchOther';
 const models = benchModels();
 // The searcher resolves (neo4j, BENCH_MODEL) to the synthetic index through VECTOR_INDEX_NAME.
-const config = benchConfig(models.dir, { EMBEDDING_MODEL: BENCH_MODEL, VECTOR_INDEX_NAME: SYNTHETIC_INDEX });
+// `--source scan` makes every pass the full check; `auto` (default) follows the change-log plugin where the server has it.
+const config = benchConfig(models.dir, {
+  EMBEDDING_MODEL: BENCH_MODEL,
+  VECTOR_INDEX_NAME: SYNTHETIC_INDEX,
+  INDEX_CHANGE_SOURCE: values.source ?? 'auto',
+});
 const graph = createGraphStore(config);
 const kv = createKvStore({ url: config.KVSTORE_URL, prefix: 'bench:' });
 const embedders = createEmbeddersFromConfig(config);
@@ -292,7 +299,8 @@ function describePass(p: TimedPass): string {
   const others = p.others.length
     ? `; ${p.others.length} other index(es) of the shared database (${p.others.map((r) => r.index).join(', ')}): ${s1(p.others.reduce((a, r) => a + r.ms, 0))}`
     : '';
-  return `${s1(p.ms)} (${bench}; check ${fmt(p.pass.checkMs, 1)} ms${others}); peak RSS ${mb(p.peakRss)}; CPU: Node ${s1(p.nodeCpuMs)}, Neo4j ${s1(p.neo4jCpuMs)}`;
+  const source = `${p.pass.source}${p.pass.fullMs === null ? '' : ', full check'}`;
+  return `${s1(p.ms)} (${bench}; ${source}; check ${fmt(p.pass.checkMs, 1)} ms${others}); peak RSS ${mb(p.peakRss)}; CPU: Node ${s1(p.nodeCpuMs)}, Neo4j ${s1(p.neo4jCpuMs)}`;
 }
 
 const searcher = createVectorSearcher({ config, graph, embedders });

@@ -7,7 +7,9 @@
 #        first that fits of JAVA_HOME, java on PATH, /usr/lib/jvm/*, /opt/*), NEO4J_HEAP (2g),
 #        NEO4J_PAGECACHE (512m), NEO4J_JAVA_OPTS (extra JVM flags), NEO4J_TX_LOG_RETENTION ("256M size":
 #        transaction logs kept; Neo4j's own default is 2 days), NEO4J_TX_LOG_ROTATION (64m),
-#        NEO4J_TX_MEMORY (256m per transaction), NEO4J_TX_MEMORY_TOTAL (1g for all transactions)
+#        NEO4J_TX_MEMORY (256m per transaction), NEO4J_TX_MEMORY_TOTAL (1g for all transactions),
+#        NEO4J_PLUGIN (1: load the change-log plugin, plugin/, from $DIR/plugins as a server does;
+#        0: start without it; default 1 on 2025.x and later, 0 on 5.x: see install_plugin)
 # State: .local/neo4j/{lib,data,logs/debug.log,neo4j.log,neo4j.pid} for 5.26.x; any other
 #        version has its own .local/neo4j-<version>/ (jars, store, logs), so a store is never opened
 #        by another version (a newer one would upgrade it for good). Two versions run side by side
@@ -116,6 +118,25 @@ pick_java() {
   die "Neo4j $NEO4J_VERSION needs Java $JAVA_NEEDS; found ${seen[*]:-no java at all}. Install one (Debian: apt-get install openjdk-17-jdk-headless for 5.x; a JDK 21 or 25 such as Temurin for 2025.x and later) or point NEO4J_JAVA_HOME at it"
 }
 
+# The change-log plugin (plugin/; docs/indexing.md): build the jar of this version's line if
+# needed and put it in $DIR/plugins, which is on the class path and is the server's plugin
+# directory, as in a server install. NEO4J_PLUGIN=0 takes it out. On by default from 2025.x,
+# where a listener can decline old values; off by default on 5.x, where any transaction
+# listener makes every commit copy the old values it removes or replaces, which costs a
+# megabyte-valued graph's writes minutes (docs/indexing.md, "The change-log plugin").
+install_plugin() {
+  local line jar want=1
+  mkdir -p "$DIR/plugins"
+  [[ "$MAJOR" == 5 ]] && want=0
+  if [[ "${NEO4J_PLUGIN:-$want}" == 0 ]]; then rm -f "$DIR"/plugins/graph-chat-changes-*.jar; return 0; fi
+  if [[ "$MAJOR" == 5 ]]; then line=5.26; else line=2026; fi
+  if [[ "$line" == 5.26 ]]; then NEO4J_LIB_526="$LIB" bash "$ROOT/plugin/build.sh" "$line"
+  else NEO4J_LIB_2026="$LIB" bash "$ROOT/plugin/build.sh" "$line"; fi || die "building the change-log plugin failed (NEO4J_PLUGIN=0 starts without it)"
+  jar="$ROOT/plugin/dist/graph-chat-changes-$line.jar"
+  rm -f "$DIR"/plugins/graph-chat-changes-*.jar
+  cp "$jar" "$DIR/plugins/"
+}
+
 start() {
   mkdir -p "$DIR"
   local pid=""
@@ -133,6 +154,7 @@ start() {
   else
     pick_java
     ensure_jars
+    install_plugin
     [[ -f "$LOG" ]] && mv -f "$LOG" "$LOG.prev" # keep the previous run's output for post-mortems
     # Flags the official neo4j launcher also sets: -Xms silences the JvmChecker warning, the
     # add-opens let the page cache / native IO use the fast paths instead of fallbacks.
@@ -145,7 +167,7 @@ start() {
       -Dlog4j2.disable.jmx=true)
     # shellcheck disable=SC2086 # NEO4J_JAVA_OPTS is intentionally word-split
     NEO4J_HOME_DIR="$DIR" NEO4J_BOLT_PORT="$PORT" nohup "$JAVA" "${opts[@]}" ${NEO4J_JAVA_OPTS:-} \
-      -cp "$LIB/*" "$ROOT/scripts/services/neo4j/Launcher.java" >"$LOG" 2>&1 </dev/null &
+      -cp "$LIB/*:$DIR/plugins/*" "$ROOT/scripts/services/neo4j/Launcher.java" >"$LOG" 2>&1 </dev/null &
     pid=$!
     echo "$pid" >"$PID_FILE"
     echo "neo4j: starting $NEO4J_VERSION on Java $(java_major "$JAVA") (pid $pid, log $LOG)"

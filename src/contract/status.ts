@@ -174,6 +174,25 @@ export const StatusSchema = z
           .optional()
           .describe('Indexes a build or another instance was working on during the last pass (not an error: the next pass catches up)'),
         error: z.string().nullable().describe('Why the last pass failed; null when it did not (a busy index is not a failure)'),
+        source: z
+          .object({
+            name: z
+              .enum(['plugin', 'scan'])
+              .nullable()
+              .describe(
+                '`plugin`: the server’s change log names what changed; `scan`: every indexed node is compared; null before the first pass',
+              ),
+            why: z.string().nullable().describe('Why a better source is not in use (e.g. "plugin not installed"); null when the best is'),
+            full_check_at: z.number().nullable().describe('Unix ms of the last full check (the scan)'),
+            next_full_check_at: z
+              .number()
+              .nullable()
+              .describe(
+                'Unix ms from which the next full check may run: spaced by nine times its duration, or a reconcile under the change log',
+              ),
+          })
+          .optional()
+          .describe('Extension: where the sync learns what changed'),
       })
       .nullable()
       .optional()

@@ -17,6 +17,8 @@ import { previewTextPlan } from '../vector-index/build/build.js';
 import type { CarryPlan } from '../vector-index/index/carry.js';
 import { readIndexMeta } from '../vector-index/index/record.js';
 import { readSyncState } from '../vector-index/sync/loop.js';
+import { FULL_CHECK_SPACING } from '../vector-index/sync/source.js';
+import type { SyncState } from '../store/sync-state.js';
 import { checkIndexSettings, hasIndexSettings, type SettingProblem } from './settings-check.js';
 
 /** Bound of one graph read of the report. */
@@ -116,6 +118,13 @@ export function createSettingsReader(
   return () => (set ? withTimeout(readSettings(), PLAN_TIMEOUT_MS, 'index settings').catch(() => null) : Promise.resolve(null));
 }
 
+/** When the next full check may run: after a reconcile period under the change log, else spaced by its own duration. */
+function nextFullCheckAt(config: AppDeps['config'], state: SyncState): number | null {
+  if (state.fullAt === null) return null;
+  if (state.source === 'plugin') return state.fullAt + config.INDEX_RECONCILE_MS;
+  return state.fullAt + Math.max(config.INDEX_SYNC_INTERVAL_MS, FULL_CHECK_SPACING * (state.fullMs ?? 0));
+}
+
 /** The sync's state, and whether the graph was written to since the indexes were last in step. */
 export async function syncInfo(deps: Pick<AppDeps, 'config' | 'graph' | 'kv'>, graphName: string): Promise<Status['sync']> {
   const { config } = deps;
@@ -134,5 +143,11 @@ export async function syncInfo(deps: Pick<AppDeps, 'config' | 'graph' | 'kv'>, g
     last: state.last,
     busy: state.busy,
     error: state.error,
+    source: {
+      name: state.source === 'plugin' || state.source === 'scan' ? state.source : null,
+      why: state.sourceWhy,
+      full_check_at: state.fullAt,
+      next_full_check_at: nextFullCheckAt(config, state),
+    },
   };
 }

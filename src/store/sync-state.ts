@@ -22,6 +22,15 @@ export interface SyncState<R = unknown> {
   error: string | null;
   /** Indexes another process was syncing or building during the last pass (they catch up on the next). */
   busy: string[];
+  /** Where the last pass learned what changed: `plugin` (the server's change log) or `scan` (the full check); null before the first. */
+  source: string | null;
+  /** Why a better source is not in use (the plugin is missing, failed, or turned off); null when the best is. */
+  sourceWhy: string | null;
+  /** The change log's epoch and position every index is in step at (`<epoch>:<position>`); null without one. */
+  cursor: string | null;
+  /** Unix ms of the last full check, and its duration in ms (they space the next one). */
+  fullAt: number | null;
+  fullMs: number | null;
 }
 
 /** The fields a pass writes; a field left out keeps its value, null clears it. */
@@ -33,6 +42,11 @@ export interface SyncStateUpdate<R = unknown> {
   last?: R[];
   error?: string | null;
   busy?: string[];
+  source?: string;
+  sourceWhy?: string | null;
+  cursor?: string | null;
+  fullAt?: number;
+  fullMs?: number;
 }
 
 const num = (v: string | undefined) => (v ? Number(v) : null);
@@ -48,6 +62,11 @@ export async function readSyncState<R = unknown>(kv: KvStore, graph: string): Pr
     last: h.last ? (JSON.parse(h.last) as R[]) : [],
     error: h.error || null,
     busy: h.busy ? (JSON.parse(h.busy) as string[]) : [],
+    source: h.source || null,
+    sourceWhy: h.source_why || null,
+    cursor: h.cursor || null,
+    fullAt: num(h.full_at),
+    fullMs: num(h.full_ms),
   };
 }
 
@@ -61,6 +80,11 @@ export async function writeSyncState<R>(kv: KvStore, graph: string, update: Sync
   if (update.last !== undefined) fields.last = JSON.stringify(update.last);
   if (update.error !== undefined) fields.error = update.error ?? '';
   if (update.busy !== undefined) fields.busy = JSON.stringify(update.busy);
+  if (update.source !== undefined) fields.source = update.source;
+  if (update.sourceWhy !== undefined) fields.source_why = update.sourceWhy ?? '';
+  if (update.cursor !== undefined) fields.cursor = update.cursor ?? '';
+  if (update.fullAt !== undefined) fields.full_at = String(update.fullAt);
+  if (update.fullMs !== undefined) fields.full_ms = String(Math.round(update.fullMs));
   if (Object.keys(fields).length) await kv.redis.hset(createKeys(kv.prefix).indexSync(graph), fields);
 }
 

@@ -20,6 +20,8 @@ export function testConfig(env: Record<string, string> = {}): Config {
     INDEX_DISCOVER: 'false',
     // Syncs run only where a suite starts them.
     INDEX_SYNC_INTERVAL_MS: '0',
+    // The full check, as the sync suites test it; the change-log suite asks for the plugin.
+    INDEX_CHANGE_SOURCE: 'scan',
     ...env,
   });
 }

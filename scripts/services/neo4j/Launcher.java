@@ -9,6 +9,8 @@
 //   NEO4J_PAGECACHE  page cache size, e.g. 512m / 1g (default 512m)
 //   NEO4J_TX_LOG_RETENTION  transaction logs kept (default "256M size"; Neo4j's own default is "2 days")
 //   NEO4J_TX_LOG_ROTATION   size at which a transaction log file rotates (default 64m)
+// Procedures load from $NEO4J_HOME_DIR/plugins (the server's plugin directory; neo4j.sh puts the
+// change-log plugin there and on the class path, as a server install does).
 // The user log (startup, warnings) goes to stdout, which neo4j.sh redirects to .local/neo4j/neo4j.log.
 
 import java.nio.file.Path;
@@ -60,6 +62,8 @@ public class Launcher {
                 // policy (Community has it) checkpoints whenever this much log has been written.
                 .setConfig(GraphDatabaseSettings.check_point_policy, GraphDatabaseSettings.CheckpointPolicy.VOLUME)
                 .setConfig(GraphDatabaseSettings.check_point_interval_volume, ByteUnit.parse(env("NEO4J_CHECKPOINT_VOLUME", "256m")))
+                // Procedure jars (the change-log plugin, plugin/) load from here, as on a server.
+                .setConfig(GraphDatabaseSettings.plugin_dir, home.resolve("plugins"))
                 // No usage-data phone-home (machines here are often offline anyway).
                 .setConfig(GraphDatabaseSettings.udc_enabled, false)
                 // Route the user log (what neo4j.log would contain in a server install) to stdout.

@@ -70,6 +70,12 @@ export interface ChunkStore {
    * plan's parameters with `carryProps` (src/vector-index/index/source.ts `readParams`).
    */
   changes(params: Record<string, unknown>): AsyncGenerator<ChangedNode>;
+  /**
+   * The same check for these nodes only (a change log named them): those whose values differ
+   * from their chunk 0's record, that have text and no chunk, or that are gone (or no longer
+   * text) and still have chunks. One seek by element id per node.
+   */
+  changesAmong(nodeIds: readonly string[], params: Record<string, unknown>): Promise<ChangedNode[]>;
   /** The stored chunks of these source nodes. */
   chunksOf(nodeIds: readonly string[]): Promise<Map<string, StoredChunk[]>>;
   /**
@@ -157,6 +163,29 @@ async function* changedNodes(target: ChunkTarget, params: Record<string, unknown
   yield* streamChanges(target, changedNodesQuery(target.label), params);
   const only = Array.isArray(params.only) && params.only.length ? (params.only as string[]) : null;
   yield* streamChanges(target, newNodesQuery(target.label, only), params);
+}
+
+/** {@link ChunkStore.changesAmong}: the check of {@link changedNodesQuery} and {@link newNodesQuery}, for named nodes. */
+const namedNodesQuery = (label: string) => `UNWIND $ids AS id
+OPTIONAL MATCH (n) WHERE elementId(n) = id
+CALL (id) { OPTIONAL MATCH (c:${label} {nodeId: id}) WHERE c.chunk = 0 RETURN c LIMIT 1 }
+WITH id, n, c WHERE (c IS NULL AND n IS NOT NULL) OR (c IS NOT NULL AND (n IS NULL OR c.sig IS NULL OR c.sig <> ${nodeSig('n')}))
+WITH id, n, c, n IS NOT NULL AND ${hasText('n')} AND ${notIndexNode('n')} AS present
+WHERE present OR c IS NOT NULL
+RETURN id AS nodeId, CASE WHEN present THEN id(n) END AS seq`;
+
+/** Nodes a change log named, checked as the scan checks them. */
+async function changesAmong(
+  { driver, database, label }: ChunkTarget,
+  nodeIds: readonly string[],
+  params: Record<string, unknown>,
+): Promise<ChangedNode[]> {
+  if (!nodeIds.length) return [];
+  const { records } = await driver.executeQuery(namedNodesQuery(label), { ...params, ids: nodeIds }, { database, routing: 'READ' });
+  return records.map((r) => {
+    const seq = r.get('seq');
+    return { nodeId: r.get('nodeId') as string, seq: seq === null ? null : Number(seq) };
+  });
 }
 
 /** {@link ChunkStore.chunksOf}: the stored chunks of these source nodes, by source node. */
@@ -258,6 +287,7 @@ export function createChunkStore(driver: Driver, database: string, indexName: st
   return {
     prepare: () => prepareIndexes(target, indexName),
     changes: (params) => changedNodes(target, params),
+    changesAmong: (nodeIds, params) => changesAmong(target, nodeIds, params),
     chunksOf: (nodeIds) => readChunks(target, nodeIds),
     writeNodes: (writes, namesIndex) => writeNodes(target, writes, namesIndex),
     deleteNodes: (nodeIds) => deleteNodes(target, nodeIds),

@@ -5,7 +5,7 @@
  * through the graph layer like every other query.
  */
 import neo4j, { type Driver } from 'neo4j-driver';
-import { LIST_INDEX_META, READ_INDEX_META, WRITE_INDEX_META } from '../dialect/index-statements.js';
+import { INDEX_WRITE_METADATA, LIST_INDEX_META, READ_INDEX_META, WRITE_INDEX_META } from '../dialect/index-statements.js';
 
 /** The meta node of one index as stored: plan and settings as JSON text. */
 export interface StoredIndexMeta {
@@ -29,7 +29,11 @@ export async function readIndexMetaNode(driver: Driver, database: string, index:
 
 /** Writes the meta node of `index` (creating it if needed); `builtAt` becomes now. */
 export async function writeIndexMetaNode(driver: Driver, database: string, index: string, plan: string, settings: string): Promise<void> {
-  await driver.executeQuery(WRITE_INDEX_META, { index, plan, settings }, { database });
+  await driver.executeQuery(
+    WRITE_INDEX_META,
+    { index, plan, settings },
+    { database, transactionConfig: { metadata: INDEX_WRITE_METADATA } },
+  );
 }
 
 /** The meta nodes of a graph's indexes, by index name, with their settings' JSON text. */

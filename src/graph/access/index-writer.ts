@@ -19,6 +19,7 @@ import {
   DELETE_INDEX_META,
   FULLTEXT_INDEX_STATE,
   VECTOR_INDEX_STATE,
+  INDEX_WRITE_METADATA,
   indexStatements,
   type IndexStatements,
 } from '../dialect/index-statements.js';
@@ -81,7 +82,7 @@ export interface IndexWriter {
 export async function dropSearchIndex(driver: Driver, database: string, indexName: string): Promise<void> {
   const q = indexStatements(indexName);
   await autoCommit({ driver, database }, q.deleteAll, {});
-  await driver.executeQuery(DELETE_INDEX_META, { index: indexName }, { database });
+  await driver.executeQuery(DELETE_INDEX_META, { index: indexName }, { database, transactionConfig: { metadata: INDEX_WRITE_METADATA } });
   for (const ddl of [q.dropVectorIndex, q.dropNamesIndex, q.dropFulltextIndex, q.dropBatchIndex, q.dropNodeIndex])
     await driver.executeQuery(ddl, {}, { database });
 }
@@ -241,7 +242,8 @@ async function awaitIndexesOnline(
 export function createIndexWriter(opts: IndexWriterOptions): IndexWriter {
   const { driver, database, indexName, analyzer } = opts;
   const q: IndexStatements = indexStatements(indexName);
-  const run = (cypher: string, params: Record<string, unknown> = {}) => driver.executeQuery(cypher, params, { database });
+  const run = (cypher: string, params: Record<string, unknown> = {}) =>
+    driver.executeQuery(cypher, params, { database, transactionConfig: { metadata: INDEX_WRITE_METADATA } });
   const ctx: WriterContext = { opts, q, run };
   /**
    * Set by `prepare` when the full-text index has other fields: this build rewrites the batches

@@ -152,3 +152,10 @@ export const FULLTEXT_INDEX_STATE = `
 SHOW FULLTEXT INDEXES YIELD name, state, populationPercent, options, properties
 WHERE name = $name
 RETURN state, populationPercent, options.indexConfig.\`fulltext.analyzer\` AS analyzer, properties`;
+
+/**
+ * Transaction metadata on every write of the index's own nodes (chunks, the meta node): a change
+ * log on the server (plugin/, `graphchat.changes`) leaves such transactions out, so the sync is
+ * not told of its own writes.
+ */
+export const INDEX_WRITE_METADATA: Readonly<Record<string, unknown>> = Object.freeze({ graphChatIndex: true });

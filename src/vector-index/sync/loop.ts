@@ -8,9 +8,11 @@
  *
  * When the graph changed, each index this deployment keeps (the configured `VECTOR_INDEX_NAME`,
  * and the derived names of the models in `INDEX_SYNC_MODELS`) that has a build record is brought
- * in step node by node (./node-sync.ts): the database names the nodes whose values differ from
- * what their chunks were made from, and only those are read, chunked and written; only chunk
- * texts they did not have are embedded. Then the check runs again, from a bookmark read after
+ * in step node by node (./node-sync.ts): only nodes whose values differ from what their chunks
+ * were made from are read, chunked and written; only chunk texts they did not have are embedded.
+ * Which nodes to compare comes from ./source.ts: with the server's change log, those it names
+ * since the last pass; without it, every indexed and every text node (the full check). After a
+ * full check, the check runs again, from a bookmark read after
  * the writes: when it finds nothing, the indexes are in step at that bookmark, so the sync's own
  * writes never leave the graph looking changed, and a write that landed meanwhile is found and
  * synced in the same pass (at most {@link MAX_ROUNDS} rounds; a graph written to without pause is
@@ -19,9 +21,9 @@
  * model chunking is refused (a build's job), and said in `/status`. Another process holding an
  * index's lock (a build, another instance's pass) is `busy`, not an error.
  *
- * Passes are spaced by `INDEX_SYNC_INTERVAL_MS`, and by at least three times the last pass's
- * duration, so a large graph written to all the time is synced continuously but with at most a
- * quarter of the time spent on it.
+ * With a change log, passes follow it every `INDEX_SYNC_FOLLOW_MS`. Without one, passes are
+ * spaced by `INDEX_SYNC_INTERVAL_MS`, and a full check by at least nine times its own duration,
+ * so a large graph written to all the time costs the database at most a tenth of one core.
  */
 import { DomainError } from '../../errors.js';
 import { graphBookmark } from '../../graph/access/bookmark.js';
@@ -29,6 +31,16 @@ import { readSyncState as readState, type SyncState, writeSyncState } from '../.
 import { resolveIndexName, type IndexBuildDeps } from '../index/target.js';
 import { listIndexMeta } from '../index/record.js';
 import { syncIndexNodes } from './node-sync.js';
+import {
+  type ChangeSource,
+  chooseSource,
+  type Cursor,
+  cursorText,
+  FULL_CHECK_SPACING,
+  type LogPlan,
+  parseCursor,
+  planFromLog,
+} from './source.js';
 import { type SkippedNodes, skippedNodesBody } from '../index/skipped-nodes.js';
 import { findModel } from '../../contract/models.js';
 
@@ -65,6 +77,10 @@ export interface SyncPass {
   checkMs: number;
   /** Check-and-sync rounds the pass ran (0 when the graph was unchanged). */
   rounds: number;
+  /** Where the pass learned what changed; null when the graph was unchanged. */
+  source: ChangeSource['name'] | null;
+  /** How long the pass's full check (the scan) took, in ms; null when it ran none. */
+  fullMs: number | null;
 }
 
 /** Check-and-sync rounds per pass: the one that syncs, and the one that confirms (it syncs what landed meanwhile; a graph written to without pause is caught up by the next pass). */
@@ -82,11 +98,17 @@ function skippedFields(skipped: SkippedNodes): Pick<IndexSyncResult, 'nodes_skip
 }
 
 /** Brings one index in step; never throws (the outcome says what happened). */
-async function syncOne(deps: IndexBuildDeps, graph: string, index: string, model: string): Promise<IndexSyncResult> {
+async function syncOne(
+  deps: IndexBuildDeps,
+  graph: string,
+  index: string,
+  model: string,
+  nodeIds?: readonly string[],
+): Promise<IndexSyncResult> {
   const t = performance.now();
   const ms = () => Math.round(performance.now() - t);
   try {
-    const r = await syncIndexNodes(deps, { graph, model, indexName: index });
+    const r = await syncIndexNodes(deps, { graph, model, indexName: index, nodeIds });
     return {
       index,
       model,
@@ -135,23 +157,28 @@ function addRound(into: IndexSyncResult, r: IndexSyncResult): IndexSyncResult {
   return merged;
 }
 
+/** The kept indexes, and the state a pass writes when it is done. */
+interface PassContext {
+  deps: IndexBuildDeps;
+  graph: string;
+  now: () => number;
+  indexes: { index: string; model: string }[];
+  source: ChangeSource;
+}
+
+/** What a pass records of its source. */
+const sourceFields = (source: ChangeSource) => ({ source: source.name, sourceWhy: source.why });
+
 /**
- * One pass over `graph`: the bookmark check, then (when changed) rounds of check-and-sync of
- * each kept index until a round finds nothing. The state records the bookmark read before
- * that round when every index is in step.
+ * Rounds of the full check and sync of each kept index until a round finds nothing (at most
+ * {@link MAX_ROUNDS}). The state records the bookmark read before that round when every index
+ * is in step, and `cursor` (the log's position before the check) when a change log is followed.
  */
-export async function syncGraph(deps: IndexBuildDeps, graph: string, now: () => number = Date.now): Promise<SyncPass> {
-  const t = performance.now();
-  let bookmark = await graphBookmark(deps.graph.driver, graph);
-  const checkMs = performance.now() - t;
-  const state = await readSyncState(deps, graph);
-  if (state.bookmark === bookmark) {
-    await writeSyncState(deps.kv, graph, { checkedAt: now() });
-    return { changed: false, results: [], checkMs, rounds: 0 };
-  }
-  if (state.behindSince === null) await writeSyncState(deps.kv, graph, { behindSince: now() });
-  const indexes = await keptIndexes(deps, graph);
+async function fullCheck(ctx: PassContext, startBookmark: string, cursor: Cursor | null): Promise<Omit<SyncPass, 'checkMs'>> {
+  const { deps, graph, now, indexes } = ctx;
+  const started = performance.now();
   const results = new Map<string, IndexSyncResult>();
+  let bookmark = startBookmark;
   let rounds = 0;
   let settled = false;
   while (rounds < MAX_ROUNDS && !settled) {
@@ -164,16 +191,96 @@ export async function syncGraph(deps: IndexBuildDeps, graph: string, now: () => 
     if (round.some((r) => r.outcome === 'failed' || r.outcome === 'busy')) break;
     settled = !round.some(foundWork);
   }
+  const fullMs = performance.now() - started;
   const last = [...results.values()];
-  const failed = last.find((r) => r.outcome === 'failed');
   await writeSyncState(deps.kv, graph, {
+    ...passFields(last, now),
+    ...sourceFields(ctx.source),
+    fullAt: now(),
+    fullMs,
+    ...(settled ? { bookmark, syncedAt: now(), behindSince: null, cursor: cursor && cursorText(cursor) } : {}),
+  });
+  return { changed: true, results: last, rounds, source: ctx.source.name, fullMs };
+}
+
+/** The state fields every pass that found a change writes. */
+function passFields(last: IndexSyncResult[], now: () => number) {
+  return {
     checkedAt: now(),
     last,
-    error: failed?.error ?? null,
+    error: last.find((r) => r.outcome === 'failed')?.error ?? null,
     busy: last.filter((r) => r.outcome === 'busy').map((r) => r.index),
-    ...(settled ? { bookmark, syncedAt: now(), behindSince: null } : {}),
+  };
+}
+
+/**
+ * One round over the nodes the change log named. When every index synced and the log was read
+ * to where it stood when the pass began, the indexes are in step at the pass's bookmark, and at
+ * a bookmark read after the round's own writes when the log shows no commit since (the sync's
+ * writes are not logged), so `/status` says in step right after a pass that wrote.
+ */
+async function followLog(ctx: PassContext, bookmark: string, plan: Extract<LogPlan, { full: false }>): Promise<Omit<SyncPass, 'checkMs'>> {
+  const { deps, graph, now, indexes } = ctx;
+  const last: IndexSyncResult[] = [];
+  for (const { index, model } of indexes) last.push(await syncOne(deps, graph, index, model, plan.ids));
+  const ok = !last.some((r) => r.outcome === 'failed' || r.outcome === 'busy');
+  let inStepAt = ok && plan.caughtUp ? bookmark : null;
+  if (inStepAt) {
+    const after = await graphBookmark(deps.graph.driver, graph);
+    if (await logStill(deps, graph, plan.to)) inStepAt = after;
+  }
+  await writeSyncState(deps.kv, graph, {
+    ...passFields(last, now),
+    ...sourceFields(ctx.source),
+    ...(ok ? { cursor: cursorText(plan.to) } : {}),
+    ...(inStepAt ? { bookmark: inStepAt, syncedAt: now(), behindSince: null } : {}),
   });
-  return { changed: true, results: last, checkMs, rounds };
+  return { changed: true, results: last, rounds: 1, source: 'plugin', fullMs: null };
+}
+
+/** True when the change log still stands at `at`: nothing committed since but the sync's own writes. */
+async function logStill(deps: IndexBuildDeps, graph: string, at: Cursor): Promise<boolean> {
+  const info = await chooseSource(deps, graph);
+  return info.name === 'plugin' && info.info.epoch === at.epoch && info.info.position === at.position;
+}
+
+/**
+ * One pass over `graph`: the bookmark check, then (when changed) the nodes the change log names
+ * ({@link followLog}) or the full check ({@link fullCheck}), as ./source.ts chooses.
+ */
+export async function syncGraph(deps: IndexBuildDeps, graph: string, now: () => number = Date.now): Promise<SyncPass> {
+  const t = performance.now();
+  const bookmark = await graphBookmark(deps.graph.driver, graph);
+  const checkMs = performance.now() - t;
+  const state = await readSyncState(deps, graph);
+  if (state.bookmark === bookmark) {
+    await writeSyncState(deps.kv, graph, { checkedAt: now() });
+    return { changed: false, results: [], checkMs, rounds: 0, source: null, fullMs: null };
+  }
+  if (state.behindSince === null) await writeSyncState(deps.kv, graph, { behindSince: now() });
+  const source = await chooseSource(deps, graph);
+  const ctx: PassContext = { deps, graph, now, indexes: await keptIndexes(deps, graph), source };
+  if (source.name === 'scan') return { checkMs, ...(await fullCheck(ctx, bookmark, null)) };
+  const reconcile = state.fullAt === null || now() - state.fullAt >= deps.config.INDEX_RECONCILE_MS;
+  const plan = await planFromLog(deps, graph, source.info, parseCursor(state.cursor), reconcile);
+  if (!plan.full) return { checkMs, ...(await followLog(ctx, bookmark, plan)) };
+  deps.log.info('index sync: full check', { graph, why: plan.why });
+  return { checkMs, ...(await fullCheck(ctx, bookmark, plan.head)) };
+}
+
+/**
+ * How long after a pass the next one starts: a change log is followed every
+ * `INDEX_SYNC_FOLLOW_MS`; without one, passes are `INDEX_SYNC_INTERVAL_MS` apart and a full check
+ * is followed by {@link FULL_CHECK_SPACING} times its own duration. `following`: the last pass
+ * that found a change used the log.
+ */
+export function nextPassIn(
+  config: Pick<IndexBuildDeps['config'], 'INDEX_SYNC_INTERVAL_MS' | 'INDEX_SYNC_FOLLOW_MS'>,
+  pass: Pick<SyncPass, 'source' | 'fullMs'> | null,
+  following: boolean,
+): number {
+  if (pass?.source === 'plugin' || (!pass?.source && following)) return config.INDEX_SYNC_FOLLOW_MS;
+  return Math.max(config.INDEX_SYNC_INTERVAL_MS, FULL_CHECK_SPACING * (pass?.fullMs ?? 0));
 }
 
 /** A running sync loop. */
@@ -199,10 +306,14 @@ export function startIndexSync(deps: IndexBuildDeps): IndexSyncLoop {
     }, delay);
     (timer as { unref?: () => void }).unref?.();
   };
+  let following = false;
+  let last: SyncPass | null = null;
   const pass = async () => {
-    const t = performance.now();
+    last = null;
     try {
       const p = await syncGraph(deps, graph);
+      last = p;
+      if (p.source) following = p.source === 'plugin';
       if (p.changed)
         log.info('index sync pass', {
           graph,
@@ -213,7 +324,7 @@ export function startIndexSync(deps: IndexBuildDeps): IndexSyncLoop {
     } catch (err) {
       log.warn('index sync pass failed; retried on the next pass', { graph, error: err });
     }
-    schedule(Math.max(config.INDEX_SYNC_INTERVAL_MS, 3 * (performance.now() - t)));
+    schedule(nextPassIn(config, last, following));
   };
   schedule(config.INDEX_SYNC_INTERVAL_MS);
   return {

@@ -24,7 +24,7 @@
  * Chunk nodes written here have batch key `sync`: a later build finds their batches incomplete
  * and writes them again (from its vector cache where it has them), as it would after any edit.
  */
-import { type ChunkStore, createChunkStore, type NodeWrite, type StoredChunk } from '../../graph/access/chunk-store.js';
+import { type ChangedNode, type ChunkStore, createChunkStore, type NodeWrite, type StoredChunk } from '../../graph/access/chunk-store.js';
 import type { Embedder } from '../../embeddings/types.js';
 import { readTextPlan, type TextPlan } from '../../graph/text/text-plan.js';
 import { DomainError } from '../../errors.js';
@@ -67,6 +67,8 @@ export interface NodeSyncOptions {
   indexName: string;
   /** Estimated transaction memory of one write, in bytes; default {@link WRITE_BYTES}. */
   writeBytes?: number;
+  /** Check these nodes only (a change log named them); absent: every indexed node and every text node (the full check). */
+  nodeIds?: readonly string[];
 }
 
 /** One pass under way: what its steps share. */
@@ -222,12 +224,19 @@ async function writeGroup(pass: NodePass, group: NodeWrite[]): Promise<void> {
   }
 }
 
+/** The nodes out of step: among those named, or found by the full check. */
+async function* changesOf(pass: NodePass): AsyncGenerator<ChangedNode> {
+  const named = pass.opts.nodeIds;
+  if (!named) return yield* pass.store.changes(pass.params);
+  for (let i = 0; i < named.length; i += WINDOW) yield* await pass.store.changesAmong(named.slice(i, i + WINDOW), pass.params);
+}
+
 /** Follows the store's changes: changed nodes synced {@link WINDOW} at a time; returns the deleted ones. */
 async function syncChanges(pass: NodePass): Promise<string[]> {
   let refs: NodeRef[] = [];
   const gone: string[] = [];
   const inWindow = new Set<string>();
-  for await (const { nodeId, seq } of pass.store.changes(pass.params)) {
+  for await (const { nodeId, seq } of changesOf(pass)) {
     if (seq === null) {
       gone.push(nodeId);
       continue;
