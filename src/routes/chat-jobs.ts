@@ -92,7 +92,7 @@ const viewOf = (job: Pick<JobRecord, 'job_id' | 'status' | 'result' | 'error'>):
 const notFound = (id: string) => new AppError(404, 'not-found', `job ${id} does not exist or has expired (jobs live 10 minutes)`);
 
 /** Job routes. */
-export function chatJobRoutes(deps: AppDeps) {
+export function chatJobRoutes(deps: Pick<AppDeps, 'config' | 'jobs' | 'users' | 'events'>) {
   const { jobs, users, events: hub } = deps;
   return createRouter()
     .openapi(jobRoute, async (c) => {

@@ -76,7 +76,7 @@ const deleteRoute = createRoute({
 });
 
 /** Session routes. */
-export function chatSessionRoutes(deps: AppDeps) {
+export function chatSessionRoutes(deps: Pick<AppDeps, 'config' | 'sessions' | 'users' | 'jobs'>) {
   const { sessions, users, jobs } = deps;
   const reads = deps.config.ANON_READS;
   /** The caller; 404 when the session is another user's (ANON_READS says whether no identity counts). */

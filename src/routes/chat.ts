@@ -66,7 +66,7 @@ const rateLimited = (code: ErrorCode, what: string, retryAfterSeconds: number) =
   new AppError(429, code, `${what}; retry after ${retryAfterSeconds} s`, { headers: { 'Retry-After': String(retryAfterSeconds) } });
 
 /** Chat submission and identity routes. */
-export function chatRoutes(deps: AppDeps) {
+export function chatRoutes(deps: Pick<AppDeps, 'config' | 'llm' | 'users' | 'jobs' | 'limiter'>) {
   const { config, llm, users, jobs, limiter } = deps;
   const maxRequests = config.CHAT_RATE_LIMIT_REQUESTS;
   const maxTokens = config.CHAT_RATE_LIMIT_TOKENS;

@@ -30,7 +30,7 @@ const TYPES: Record<string, string> = {
 };
 
 /** Mounts the document and the docs page on `app` (which must already hold every route). */
-export function mountDocs(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
+export function mountDocs(app: OpenAPIHono<AppEnv>, deps: Pick<AppDeps, 'assets'>): void {
   app.doc31('/openapi.json', {
     openapi: '3.1.0',
     info: {

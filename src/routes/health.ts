@@ -24,7 +24,7 @@ const route = createRoute({
 });
 
 /** Health routes. Each probe has its own short timeout, so this answers within ~1.5 s. */
-export function healthRoutes(deps: AppDeps) {
+export function healthRoutes(deps: Pick<AppDeps, 'graph' | 'kv'>) {
   return createRouter().openapi(route, async (c) => {
     const [graph, kv] = await Promise.all([deps.graph.ping(1_500), deps.kv.ping(1_000)]);
     const body = {

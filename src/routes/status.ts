@@ -1,8 +1,7 @@
 /** `GET /status`: the readiness report (docs/running.md, "Readiness"); `/health` keeps the contract's meaning. */
 import { createRoute } from '@hono/zod-openapi';
 import { StatusSchema } from '../contract/status.js';
-import type { AppDeps } from '../deps.js';
-import { createStatusReporter } from '../status/report.js';
+import { createStatusReporter, type StatusDeps } from '../status/report.js';
 import { createRouter } from './openapi.js';
 
 const route = createRoute({
@@ -18,7 +17,7 @@ const route = createRoute({
 });
 
 /** Status routes; the reporter (and its caches) lives as long as the app. */
-export function statusRoutes(deps: AppDeps) {
+export function statusRoutes(deps: StatusDeps) {
   const reporter = createStatusReporter(deps);
   return createRouter().openapi(route, async (c) => c.json(await reporter.report(), 200));
 }

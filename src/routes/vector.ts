@@ -12,7 +12,7 @@ import { BODY_PROBLEMS, createRouter, inRequest, problem } from './openapi.js';
 const MAX_NEIGHBORS = 50;
 
 /** Vector search routes; `top_k` defaults to `VECTOR_SEARCH_TOP_K`. */
-export function vectorRoutes(deps: AppDeps) {
+export function vectorRoutes(deps: Pick<AppDeps, 'config' | 'search'>) {
   const SearchRequestSchema = z
     .object({
       query: z.string().min(1).openapi({ example: 'missions to Jupiter' }),
