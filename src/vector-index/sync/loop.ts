@@ -326,7 +326,8 @@ export function startIndexSync(deps: IndexBuildDeps): IndexSyncLoop {
     }
     schedule(nextPassIn(config, last, following));
   };
-  schedule(config.INDEX_SYNC_INTERVAL_MS);
+  // The first pass soon: it finds out which source the database offers (and, with none, runs the full check once).
+  schedule(Math.min(config.INDEX_SYNC_INTERVAL_MS, config.INDEX_SYNC_FOLLOW_MS));
   return {
     async stop() {
       stopped = true;
