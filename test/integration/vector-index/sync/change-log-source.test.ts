@@ -3,7 +3,8 @@
  * runs the full check and keeps the log's position; after that, a pass checks only the nodes the
  * log names, the sync's own writes are not logged, and `/status` says in step right after. A
  * cursor the log cannot continue (a restart: another epoch; a position past the log) makes one
- * full check; `INDEX_CHANGE_SOURCE=scan` turns the log off, and `/status` says why.
+ * full check, and so does a real restart of the server (scripts/services/neo4j.sh restart);
+ * `INDEX_CHANGE_SOURCE=scan` turns the log off, and `/status` says why.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../../../src/app.js';
@@ -14,7 +15,7 @@ import { writeSyncState } from '../../../../src/store/sync-state.js';
 import { buildVectorIndex } from '../../../../src/vector-index/build/build.js';
 import { readSyncState, syncGraph } from '../../../../src/vector-index/sync/loop.js';
 import { createTestDeps } from '../../helpers/deps.js';
-import { changeLogExpected } from '../../helpers/change-log.js';
+import { changeLogExpected, restartServer } from '../../helpers/change-log.js';
 import { createSyncFixture, spyEmbedders } from '../../helpers/index-fixtures.js';
 
 /** False on a 5.x server started without the plugin (its default): the suite runs on the 2025+ line. */
@@ -100,6 +101,21 @@ describe.runIf(expected)('the sync under the change-log plugin', () => {
       expect((await readSyncState(deps, 'neo4j')).cursor).toMatch(new RegExp(`:${now.epoch}$`));
     }
   });
+
+  it('finds an edit made before the server restarted (no pass ran between): the new epoch makes one full check', async () => {
+    await syncGraph(deps, 'neo4j');
+    const before = await logPosition();
+    await q(`MATCH (n:${L} {title: 'Log note 11'}) SET n.summary = 'Edited just before a restart: vermilion kites.'`);
+    await restartServer();
+    const after = await logPosition();
+    expect(after.epoch).not.toBe(before.epoch);
+    const pass = await syncGraph(deps, 'neo4j');
+    expect(pass).toMatchObject({ source: 'plugin' });
+    expect(pass.fullMs).not.toBeNull();
+    expect(resultOf(pass)).toMatchObject({ outcome: 'synced', nodes_changed: 1 });
+    expect(await names('vermilion')).toEqual(['Log note 11']);
+    expect((await readSyncState(deps, 'neo4j')).cursor).toMatch(new RegExp(`:${after.epoch}$`));
+  }, 240_000);
 
   it('INDEX_CHANGE_SOURCE=scan turns the log off, and says so', async () => {
     const scan = createTestDeps({ ...env, INDEX_CHANGE_SOURCE: 'scan' });
