@@ -16,8 +16,7 @@ import { withTimeout } from '../lib/timeout.js';
 import { previewTextPlan } from '../vector-index/build/build.js';
 import type { CarryPlan } from '../vector-index/index/carry.js';
 import { readIndexMeta } from '../vector-index/index/record.js';
-import { readSyncState } from '../vector-index/sync/loop.js';
-import { FULL_CHECK_SPACING } from '../vector-index/sync/source.js';
+import { nextPassIn, readSyncState } from '../vector-index/sync/loop.js';
 import type { SyncState } from '../store/sync-state.js';
 import { checkIndexSettings, hasIndexSettings, type SettingProblem } from './settings-check.js';
 
@@ -122,7 +121,7 @@ export function createSettingsReader(
 function nextFullCheckAt(config: AppDeps['config'], state: SyncState): number | null {
   if (state.fullAt === null) return null;
   if (state.source === 'plugin') return state.fullAt + config.INDEX_RECONCILE_MS;
-  return state.fullAt + Math.max(config.INDEX_SYNC_INTERVAL_MS, FULL_CHECK_SPACING * (state.fullMs ?? 0));
+  return state.fullAt + nextPassIn(config, { source: 'scan', fullMs: state.fullMs }, false);
 }
 
 /** The sync's state, and whether the graph was written to since the indexes were last in step. */

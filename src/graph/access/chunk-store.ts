@@ -8,7 +8,7 @@
  * nodes); its memory does not grow with the graph.
  */
 import { autoCommit } from './auto-commit.js';
-import neo4j, { type Driver } from 'neo4j-driver';
+import neo4j, { type Driver, type Record as Neo4jRecord } from 'neo4j-driver';
 import { chunkLabel, fulltextIndexName, nodeIndexName, quoteName, vectorPropertyOf } from '../dialect/names.js';
 import { hasText, nodeSig, notIndexNode } from '../dialect/node-cypher.js';
 import { AWAIT_INDEX, FULLTEXT_INDEX_STATE, indexStatements } from '../dialect/index-statements.js';
@@ -120,16 +120,19 @@ async function prepareIndexes({ driver, database }: ChunkTarget, indexName: stri
   return { namesApart: ((ft?.get('properties') as string[] | null) ?? []).includes('nameText') };
 }
 
+/** A change query's row (`nodeId`, `seq`) as a changed node. */
+function changedNode(r: Neo4jRecord): ChangedNode {
+  const seq = r.get('seq');
+  return { nodeId: r.get('nodeId') as string, seq: seq === null ? null : Number(seq) };
+}
+
 /** Streams a change query's rows (the driver pauses it while the sync works through a window). */
 async function* streamChanges(
   { driver, database }: ChunkTarget,
   cypher: string,
   params: Record<string, unknown>,
 ): AsyncGenerator<ChangedNode> {
-  for await (const r of streamRecords(driver, database, cypher, params, FETCH_SIZE)) {
-    const seq = r.get('seq');
-    yield { nodeId: r.get('nodeId') as string, seq: seq === null ? null : Number(seq) };
-  }
+  for await (const r of streamRecords(driver, database, cypher, params, FETCH_SIZE)) yield changedNode(r);
 }
 
 /**
@@ -184,10 +187,7 @@ async function changesAmong(
 ): Promise<ChangedNode[]> {
   if (!nodeIds.length) return [];
   const { records } = await driver.executeQuery(namedNodesQuery(label), { ...params, ids: nodeIds }, { database, routing: 'READ' });
-  return records.map((r) => {
-    const seq = r.get('seq');
-    return { nodeId: r.get('nodeId') as string, seq: seq === null ? null : Number(seq) };
-  });
+  return records.map(changedNode);
 }
 
 /** {@link ChunkStore.chunksOf}: the stored chunks of these source nodes, by source node. */

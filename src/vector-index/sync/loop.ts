@@ -27,6 +27,7 @@
  */
 import { DomainError } from '../../errors.js';
 import { graphBookmark } from '../../graph/access/bookmark.js';
+import { readChangeLogInfo } from '../../graph/access/change-log.js';
 import { readSyncState as readState, type SyncState, writeSyncState } from '../../store/sync-state.js';
 import { resolveIndexName, type IndexBuildDeps } from '../index/target.js';
 import { listIndexMeta } from '../index/record.js';
@@ -240,8 +241,8 @@ async function followLog(ctx: PassContext, bookmark: string, plan: Extract<LogPl
 
 /** True when the change log still stands at `at`: nothing committed since but the sync's own writes. */
 async function logStill(deps: IndexBuildDeps, graph: string, at: Cursor): Promise<boolean> {
-  const info = await chooseSource(deps, graph);
-  return info.name === 'plugin' && info.info.epoch === at.epoch && info.info.position === at.position;
+  const info = await readChangeLogInfo(deps.graph.driver, graph);
+  return !('missing' in info) && info.epoch === at.epoch && info.position === at.position;
 }
 
 /**
