@@ -193,9 +193,16 @@ const EnvSchema = z.object({
   INDEX_SYNC_MODELS: list,
   /**
    * Where the sync learns what changed: `auto`, the server's change-log plugin when it is
-   * installed (plugin/), else the full check; `scan`, the full check always.
+   * installed (plugin/), else `INDEX_CHANGED_PROPERTY` when it is set and indexed, else the full
+   * check; `property`, that property even beside the plugin; `scan`, the full check always.
    */
-  INDEX_CHANGE_SOURCE: z.enum(['auto', 'scan']).default('auto'),
+  INDEX_CHANGE_SOURCE: z.enum(['auto', 'property', 'scan']).default('auto'),
+  /**
+   * A property the graph's writers set on every node they create or change (`updatedAt =
+   * timestamp()`, or a date-time), with a range index per indexed label: without the plugin, the
+   * sync follows it instead of the full check. Empty (the default): not used.
+   */
+  INDEX_CHANGED_PROPERTY: z.string().max(200).default(''),
   /** With a change log, how often in ms the sync follows it (the full check keeps `INDEX_SYNC_INTERVAL_MS`). */
   INDEX_SYNC_FOLLOW_MS: z.coerce.number().int().min(100).default(1_000),
   /** With a change log, how often in ms the sync runs one full check anyway (a reconcile); also after a restart or an overflow of the log. */

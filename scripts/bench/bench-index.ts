@@ -27,7 +27,8 @@
  * and indexes in the database; by default both are removed, the CSV caches stay in
  * test-output/bench-data so that bench:search rebuilds the WikiPathways index in seconds),
  * --sync, --short, --passes <n> (20 unchanged-graph passes), --edits <n> (10), --stream <s>, --rate <n>, --store <dir>,
- * --source auto|scan (auto: the change-log plugin where the server has it),
+ * --source auto|property|scan (auto: the change-log plugin where the server has it; property: the bench's
+ * writers keep `updatedAt = timestamp()`, with a range index, and the sync follows it),
  * --cleanup (only remove what a run left behind).
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -100,7 +101,10 @@ const config = benchConfig(models.dir, {
   EMBEDDING_MODEL: BENCH_MODEL,
   VECTOR_INDEX_NAME: SYNTHETIC_INDEX,
   INDEX_CHANGE_SOURCE: values.source ?? 'auto',
+  ...(values.source === 'property' ? { INDEX_CHANGED_PROPERTY: 'updatedAt' } : {}),
 });
+/** With `--source property`, every write to the bench label keeps `updatedAt`, as a writer following that contract does. */
+const STAMP = values.source === 'property' ? ', n.updatedAt = timestamp()' : '';
 const graph = createGraphStore(config);
 const kv = createKvStore({ url: config.KVSTORE_URL, prefix: 'bench:' });
 const embedders = createEmbeddersFromConfig(config);
@@ -137,6 +141,7 @@ async function removeSynthetic() {
     await dropSearchIndex(store.driver, db, SYNTHETIC_INDEX);
     await autoCommit(`MATCH (n:${SYNTHETIC_LABEL}) CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS`, {}, store);
     await autoCommit(`MATCH (n:${OTHER_LABEL}) DETACH DELETE n`, {}, store);
+    await autoCommit('DROP INDEX bench_updated_at IF EXISTS', {}, store);
     await rm(cacheDir(config.DATA_DIR, SYNTHETIC_INDEX), { recursive: true, force: true });
     await kv.redis.del(syncKey);
   } finally {
@@ -147,6 +152,7 @@ async function removeSynthetic() {
 /** Creates the synthetic graph unless it is already there with the right size. */
 async function ensureSynthetic() {
   const { records } = await run(`MATCH (n:${SYNTHETIC_LABEL}) RETURN count(n) AS n`);
+  if (STAMP) await run(`CREATE RANGE INDEX bench_updated_at IF NOT EXISTS FOR (n:${SYNTHETIC_LABEL}) ON (n.updatedAt)`);
   if (records[0]?.get('n') === NODES) return console.log(`synthetic graph: ${fmt(NODES)} BenchDoc nodes already present`);
   await autoCommit(`MATCH (n:${SYNTHETIC_LABEL}) CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS`);
   const started = performance.now();
@@ -159,7 +165,7 @@ async function ensureSynthetic() {
       rows.push({ dbId: neo4j.int(j), text });
     }
     await run(
-      `UNWIND $rows AS r CREATE (n:${SYNTHETIC_LABEL} {dbId: r.dbId, displayName: 'doc ' + toString(r.dbId)}) SET n[$prop] = r.text`,
+      `UNWIND $rows AS r CREATE (n:${SYNTHETIC_LABEL} {dbId: r.dbId, displayName: 'doc ' + toString(r.dbId)}) SET n[$prop] = r.text${STAMP}`,
       { rows, prop: SYNTHETIC_PROP },
     );
   }
@@ -338,7 +344,7 @@ function randomNodes(n: number, avoid: Set<number>): number[] {
 /** Sets new text with a unique word on nodes `ids`; returns the words and the time the edit committed. */
 async function editNodes(ids: number[], seedBase: number) {
   const pairs = ids.map((dbId, i) => ({ dbId, word: uniqueWord(), text: generateProse(seedBase + i) }));
-  await run(`UNWIND $rows AS r MATCH (n:${SYNTHETIC_LABEL} {dbId: r.dbId}) SET n[$prop] = r.text + ' Marker ' + r.word + '.'`, {
+  await run(`UNWIND $rows AS r MATCH (n:${SYNTHETIC_LABEL} {dbId: r.dbId}) SET n[$prop] = r.text + ' Marker ' + r.word + '.'${STAMP}`, {
     rows: pairs.map((p) => ({ dbId: neo4j.int(p.dbId), word: p.word, text: p.text })),
     prop: SYNTHETIC_PROP,
   });
@@ -438,7 +444,7 @@ async function streamBench(interval: number) {
       const wait = t0 + (writes * 1000) / RATE - performance.now();
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
       const word = uniqueWord();
-      await run(`MATCH (n:${SYNTHETIC_LABEL} {dbId: $dbId}) SET n[$prop] = $text + ' Marker ' + $word + '.'`, {
+      await run(`MATCH (n:${SYNTHETIC_LABEL} {dbId: $dbId}) SET n[$prop] = $text + ' Marker ' + $word + '.'${STAMP}`, {
         dbId: neo4j.int(Math.floor(Math.random() * NODES)),
         prop: SYNTHETIC_PROP,
         text: generateProse(NODES + 10_000 + writes),
@@ -508,7 +514,7 @@ async function checkOnlyBench() {
   await editNodes(randomNodes(EDITS, new Set()), NODES + 1000);
   await check(`after ${EDITS} nodes edited`);
   await run(`MATCH (n:${SYNTHETIC_LABEL} {dbId: 0}) DETACH DELETE n`);
-  await run(`CREATE (n:${SYNTHETIC_LABEL} {dbId: 0, displayName: 'doc 0'}) SET n[$prop] = 'A new node.'`, { prop: SYNTHETIC_PROP });
+  await run(`CREATE (n:${SYNTHETIC_LABEL} {dbId: 0, displayName: 'doc 0'}) SET n[$prop] = 'A new node.'${STAMP}`, { prop: SYNTHETIC_PROP });
   await check('after one deleted, one created');
 }
 
@@ -579,7 +585,7 @@ async function syncBench() {
   const created = await editToSearch('one node created', async () => {
     const [dbId, word] = [createdId, createdWord];
     await run(
-      `CREATE (n:${SYNTHETIC_LABEL} {dbId: $dbId, displayName: 'doc ' + toString($dbId)}) SET n[$prop] = $text + ' Marker ' + $word + '.'`,
+      `CREATE (n:${SYNTHETIC_LABEL} {dbId: $dbId, displayName: 'doc ' + toString($dbId)}) SET n[$prop] = $text + ' Marker ' + $word + '.'${STAMP}`,
       { dbId: neo4j.int(dbId), prop: SYNTHETIC_PROP, text: generateProse(NODES + 2000), word },
     );
     return { pairs: [{ word, dbId }], at: performance.now() };
@@ -611,7 +617,7 @@ async function syncBench() {
 
   // Worst case by the loop's spacing (src/vector-index/sync/loop.ts nextPassIn): after an unchanged
   // pass, and after a pass that missed the edit (under the change log a followed pass; else a full check).
-  const following = edits.p.pass.source === 'plugin';
+  const following = edits.p.pass.source !== 'scan';
   const verify = following ? after.ms : Math.max(first.ms, after.ms);
   const idleGap = nextPassIn(config, null, following);
   const busyGap = nextPassIn(config, { source: following ? 'plugin' : 'scan', fullMs: following ? null : verify }, following);

@@ -47,11 +47,12 @@ function syncLine(sync: NonNullable<Status['sync']>): string {
         ? 'in step with the graph'
         : `behind the graph${sync.behind_seconds === null ? '' : ` by ${sync.behind_seconds} s`}`;
   const failed = sync.last.filter((r) => r.outcome !== 'synced').map((r) => `${r.index}: ${r.outcome}${r.error ? ` (${r.error})` : ''}`);
-  const src = sync.source?.name
-    ? `; changes from ${sync.source.name === 'plugin' ? 'the change-log plugin' : 'the full check'}${sync.source.why ? ` (${sync.source.why})` : ''}`
-    : '';
+  const src = sync.source?.name ? `; changes from ${SOURCE_NAMES[sync.source.name]}${sync.source.why ? ` (${sync.source.why})` : ''}` : '';
   return `index sync: every ${sync.interval_ms / 1000} s, ${state}; last checked ${when(sync.checked_at)}, last synced ${when(sync.synced_at)}${src}${failed.length ? `; ${failed.join('; ')}` : ''}`;
 }
+
+/** How the status line names each change source. */
+const SOURCE_NAMES = { plugin: 'the change-log plugin', property: 'INDEX_CHANGED_PROPERTY', scan: 'the full check' } as const;
 
 /** A listening address clients can use: a wildcard bind is reached on loopback. */
 export const reachable = (host: string) =>

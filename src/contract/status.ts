@@ -177,10 +177,10 @@ export const StatusSchema = z
         source: z
           .object({
             name: z
-              .enum(['plugin', 'scan'])
+              .enum(['plugin', 'property', 'scan'])
               .nullable()
               .describe(
-                '`plugin`: the server’s change log names what changed; `scan`: every indexed node is compared; null before the first pass',
+                '`plugin`: the server’s change log names what changed; `property`: the writers’ INDEX_CHANGED_PROPERTY does; `scan`: every indexed node is compared; null before the first pass',
               ),
             why: z.string().nullable().describe('Why a better source is not in use (e.g. "plugin not installed"); null when the best is'),
             full_check_at: z.number().nullable().describe('Unix ms of the last full check (the scan)'),
@@ -189,6 +189,18 @@ export const StatusSchema = z
               .nullable()
               .describe(
                 'Unix ms from which the next full check may run: spaced by nine times its duration, or a reconcile under the change log',
+              ),
+            deleted_check_at: z
+              .number()
+              .nullable()
+              .optional()
+              .describe('Under `property`: Unix ms of the last check of the chunk side for deleted nodes'),
+            next_deleted_check_at: z
+              .number()
+              .nullable()
+              .optional()
+              .describe(
+                'Under `property`: Unix ms from which that check may run again when nodes were written (a lower label count runs it at once)',
               ),
           })
           .optional()

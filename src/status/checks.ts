@@ -164,12 +164,13 @@ function languageModelCheck(m: StatusBody['language_models'][number]): Found {
 /**
  * The check of the index settings: failed when one names what the graph lacks. Required when it
  * is `INDEX_LABELS` or `INDEX_PROPERTIES` (every build and sync is refused until it is fixed);
- * a wrong `INDEX_FILTER_PROPERTIES` only leaves filters to be applied after the index.
+ * a wrong `INDEX_FILTER_PROPERTIES` only leaves filters to be applied after the index, and a
+ * missing range index for `INDEX_CHANGED_PROPERTY` leaves the sync on the full check.
  */
 function settingsCheck(problems: readonly SettingProblem[]): Found {
   const names = problems.map((p) => p.setting);
   const errors = problems.flatMap((p) => p.errors.map((e) => `${e.path}: ${e.message}`));
-  const blocking = names.some((n) => n !== 'INDEX_FILTER_PROPERTIES');
+  const blocking = names.some((n) => n === 'INDEX_LABELS' || n === 'INDEX_PROPERTIES');
   const check = {
     id: 'settings' as const,
     ok: problems.length === 0,
@@ -179,9 +180,14 @@ function settingsCheck(problems: readonly SettingProblem[]): Found {
       ? `${names.join(', ')} ${names.length > 1 ? 'name' : 'names'} what the graph lacks: ${errors.join('; ')}`
       : 'INDEX_LABELS, INDEX_PROPERTIES and INDEX_FILTER_PROPERTIES name what the graph has',
   };
-  const effect = blocking ? 'until then every build refuses them' : 'until then filters on them are applied after the index';
-  const fix =
-    `correct ${names.join(' and ')} to the graph's names (close names above; POST /dev/text_plan shows each label's ` +
-    `properties) and restart; ${effect}`;
+  const effect = blocking
+    ? 'until then every build refuses them'
+    : names.includes('INDEX_FILTER_PROPERTIES')
+      ? 'until then filters on them are applied after the index'
+      : 'until then the sync compares every indexed node';
+  const fix = names.every((n) => n === 'INDEX_CHANGED_PROPERTY')
+    ? `create the range indexes named above (or unset INDEX_CHANGED_PROPERTY); ${effect}`
+    : `correct ${names.join(' and ')} to the graph's names (close names above; POST /dev/text_plan shows each label's ` +
+      `properties) and restart; ${effect}`;
   return [check, fix];
 }

@@ -17,6 +17,7 @@ import { previewTextPlan } from '../vector-index/build/build.js';
 import type { CarryPlan } from '../vector-index/index/carry.js';
 import { readIndexMeta } from '../vector-index/index/record.js';
 import { nextPassIn, readSyncState } from '../vector-index/sync/loop.js';
+import { goneCheckAt } from '../vector-index/sync/property-source.js';
 import type { SyncState } from '../store/sync-state.js';
 import { checkIndexSettings, hasIndexSettings, type SettingProblem } from './settings-check.js';
 
@@ -120,7 +121,7 @@ export function createSettingsReader(
 /** When the next full check may run: after a reconcile period under the change log, else spaced by its own duration. */
 function nextFullCheckAt(config: AppDeps['config'], state: SyncState): number | null {
   if (state.fullAt === null) return null;
-  if (state.source === 'plugin') return state.fullAt + config.INDEX_RECONCILE_MS;
+  if (state.source === 'plugin' || state.source === 'property') return state.fullAt + config.INDEX_RECONCILE_MS;
   return state.fullAt + nextPassIn(config, { source: 'scan', fullMs: state.fullMs }, false);
 }
 
@@ -143,10 +144,11 @@ export async function syncInfo(deps: Pick<AppDeps, 'config' | 'graph' | 'kv'>, g
     busy: state.busy,
     error: state.error,
     source: {
-      name: state.source === 'plugin' || state.source === 'scan' ? state.source : null,
+      name: state.source === 'plugin' || state.source === 'property' || state.source === 'scan' ? state.source : null,
       why: state.sourceWhy,
       full_check_at: state.fullAt,
       next_full_check_at: nextFullCheckAt(config, state),
+      ...(state.source === 'property' ? { deleted_check_at: state.goneAt, next_deleted_check_at: goneCheckAt(config, state) || null } : {}),
     },
   };
 }

@@ -31,6 +31,11 @@ export interface SyncState<R = unknown> {
   /** Unix ms of the last full check, and its duration in ms (they space the next one). */
   fullAt: number | null;
   fullMs: number | null;
+  /** Under a writer-kept property: the indexed labels' node counts at the last pass (JSON), which show a delete. */
+  counts: string | null;
+  /** Unix ms of the last check of the chunk side for deleted nodes, and its duration in ms (they space the next one). */
+  goneAt: number | null;
+  goneMs: number | null;
 }
 
 /** The fields a pass writes; a field left out keeps its value, null clears it. */
@@ -47,6 +52,9 @@ export interface SyncStateUpdate<R = unknown> {
   cursor?: string | null;
   fullAt?: number;
   fullMs?: number;
+  counts?: string | null;
+  goneAt?: number;
+  goneMs?: number;
 }
 
 const num = (v: string | undefined) => (v ? Number(v) : null);
@@ -67,6 +75,9 @@ export async function readSyncState<R = unknown>(kv: KvStore, graph: string): Pr
     cursor: h.cursor || null,
     fullAt: num(h.full_at),
     fullMs: num(h.full_ms),
+    counts: h.counts || null,
+    goneAt: num(h.gone_at),
+    goneMs: num(h.gone_ms),
   };
 }
 
@@ -85,6 +96,9 @@ export async function writeSyncState<R>(kv: KvStore, graph: string, update: Sync
   if (update.cursor !== undefined) fields.cursor = update.cursor ?? '';
   if (update.fullAt !== undefined) fields.full_at = String(update.fullAt);
   if (update.fullMs !== undefined) fields.full_ms = String(Math.round(update.fullMs));
+  if (update.counts !== undefined) fields.counts = update.counts ?? '';
+  if (update.goneAt !== undefined) fields.gone_at = String(update.goneAt);
+  if (update.goneMs !== undefined) fields.gone_ms = String(Math.round(update.goneMs));
   if (Object.keys(fields).length) await kv.redis.hset(createKeys(kv.prefix).indexSync(graph), fields);
 }
 

@@ -76,6 +76,12 @@ export interface ChunkStore {
    * text) and still have chunks. One seek by element id per node.
    */
   changesAmong(nodeIds: readonly string[], params: Record<string, unknown>): Promise<ChangedNode[]>;
+  /**
+   * The indexed nodes that are gone or no longer text under the plan, from the chunks' side
+   * only: one seek by element id per indexed node, no value compared (a writer-kept property
+   * names the nodes that changed; this finds the deleted ones it cannot name).
+   */
+  gone(params: Record<string, unknown>): AsyncGenerator<ChangedNode>;
   /** The stored chunks of these source nodes. */
   chunksOf(nodeIds: readonly string[]): Promise<Map<string, StoredChunk[]>>;
   /**
@@ -169,6 +175,12 @@ async function* changedNodes(target: ChunkTarget, params: Record<string, unknown
   const only = Array.isArray(params.only) && params.only.length ? (params.only as string[]) : null;
   yield* streamChanges(target, newNodesQuery(target.label, only), params);
 }
+
+/** {@link ChunkStore.gone}: {@link changedNodesQuery} without the comparison of values. */
+const goneNodesQuery = (label: string) => `MATCH (c:${label}) WHERE c.chunk = 0
+OPTIONAL MATCH (n) WHERE elementId(n) = c.nodeId
+WITH c, n WHERE n IS NULL OR NOT (${hasText('n')} AND ${notIndexNode('n')})
+RETURN c.nodeId AS nodeId, null AS seq`;
 
 /** {@link ChunkStore.changesAmong}: the check of {@link changedNodesQuery} and {@link newNodesQuery}, for named nodes. */
 const namedNodesQuery = (label: string) => `UNWIND $ids AS id
@@ -290,6 +302,7 @@ export function createChunkStore(driver: Driver, database: string, indexName: st
     prepare: () => prepareIndexes(target, indexName),
     changes: (params) => changedNodes(target, params),
     changesAmong: (nodeIds, params) => changesAmong(target, nodeIds, params),
+    gone: (params) => streamChanges(target, goneNodesQuery(target.label), params),
     chunksOf: (nodeIds) => readChunks(target, nodeIds),
     writeNodes: (writes, namesIndex) => writeNodes(target, writes, namesIndex),
     deleteNodes: (nodeIds) => deleteNodes(target, nodeIds),

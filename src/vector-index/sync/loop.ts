@@ -31,17 +31,9 @@ import { readChangeLogInfo } from '../../graph/access/change-log.js';
 import { readSyncState as readState, type SyncState, writeSyncState } from '../../store/sync-state.js';
 import { resolveIndexName, type IndexBuildDeps } from '../index/target.js';
 import { listIndexMeta } from '../index/record.js';
-import { syncIndexNodes } from './node-sync.js';
-import {
-  type ChangeSource,
-  chooseSource,
-  type Cursor,
-  cursorText,
-  FULL_CHECK_SPACING,
-  type LogPlan,
-  parseCursor,
-  planFromLog,
-} from './source.js';
+import { type NodeSyncOptions, syncIndexNodes } from './node-sync.js';
+import { indexedLabels, planFromProperty } from './property-source.js';
+import { type ChangeSource, chooseSource, type Cursor, cursorText, FULL_CHECK_SPACING, parseCursor, planFromLog } from './source.js';
 import { type SkippedNodes, skippedNodesBody } from '../index/skipped-nodes.js';
 import { findModel } from '../../contract/models.js';
 
@@ -104,12 +96,12 @@ async function syncOne(
   graph: string,
   index: string,
   model: string,
-  nodeIds?: readonly string[],
+  named?: Pick<NodeSyncOptions, 'nodeIds' | 'goneCheck'>,
 ): Promise<IndexSyncResult> {
   const t = performance.now();
   const ms = () => Math.round(performance.now() - t);
   try {
-    const r = await syncIndexNodes(deps, { graph, model, indexName: index, nodeIds });
+    const r = await syncIndexNodes(deps, { graph, model, indexName: index, ...named });
     return {
       index,
       model,
@@ -132,10 +124,16 @@ async function syncOne(
   }
 }
 
+/** An index this deployment keeps in step, and its model. */
+export interface KeptIndex {
+  index: string;
+  model: string;
+}
+
 /** The recorded indexes of `graph` this deployment keeps in step, with their models. */
-async function keptIndexes(deps: IndexBuildDeps, graph: string): Promise<{ index: string; model: string }[]> {
+async function keptIndexes(deps: IndexBuildDeps, graph: string): Promise<KeptIndex[]> {
   const models = new Set([deps.config.EMBEDDING_MODEL, ...deps.config.INDEX_SYNC_MODELS]);
-  const out: { index: string; model: string }[] = [];
+  const out: KeptIndex[] = [];
   for (const { index, settings } of await listIndexMeta(deps.graph.driver, graph)) {
     // An index of a model no longer in the registry cannot be embedded for; it stays as built.
     if (!findModel(settings.model) || !models.has(settings.model)) continue;
@@ -163,19 +161,28 @@ interface PassContext {
   deps: IndexBuildDeps;
   graph: string;
   now: () => number;
-  indexes: { index: string; model: string }[];
+  indexes: KeptIndex[];
   source: ChangeSource;
 }
 
 /** What a pass records of its source. */
 const sourceFields = (source: ChangeSource) => ({ source: source.name, sourceWhy: source.why });
 
+/** What a pass keeps of its source once the indexes are in step: the cursor to follow from, and the label counts. */
+interface SourceKeep {
+  cursor: string | null;
+  counts?: Record<string, number>;
+}
+
+/** The state fields of a {@link SourceKeep}. */
+const keepFields = (keep: SourceKeep) => ({ cursor: keep.cursor, ...(keep.counts ? { counts: JSON.stringify(keep.counts) } : {}) });
+
 /**
  * Rounds of the full check and sync of each kept index until a round finds nothing (at most
  * {@link MAX_ROUNDS}). The state records the bookmark read before that round when every index
- * is in step, and `cursor` (the log's position before the check) when a change log is followed.
+ * is in step, and `keep` (the source's position before the check) when a source is followed.
  */
-async function fullCheck(ctx: PassContext, startBookmark: string, cursor: Cursor | null): Promise<Omit<SyncPass, 'checkMs'>> {
+async function fullCheck(ctx: PassContext, startBookmark: string, keep: SourceKeep): Promise<Omit<SyncPass, 'checkMs'>> {
   const { deps, graph, now, indexes } = ctx;
   const started = performance.now();
   const results = new Map<string, IndexSyncResult>();
@@ -199,7 +206,7 @@ async function fullCheck(ctx: PassContext, startBookmark: string, cursor: Cursor
     ...sourceFields(ctx.source),
     fullAt: now(),
     fullMs,
-    ...(settled ? { bookmark, syncedAt: now(), behindSince: null, cursor: cursor && cursorText(cursor) } : {}),
+    ...(settled ? { bookmark, syncedAt: now(), behindSince: null, ...keepFields(keep) } : {}),
   });
   return { changed: true, results: last, rounds, source: ctx.source.name, fullMs };
 }
@@ -214,29 +221,43 @@ function passFields(last: IndexSyncResult[], now: () => number) {
   };
 }
 
+/** The nodes a source named, and what a pass over them keeps. */
+interface NamedPass extends SourceKeep {
+  ids: string[];
+  /** Also check the chunk side for deleted nodes (./property-source.ts). */
+  goneCheck?: boolean;
+  /** The indexes are in step at the pass's bookmark once every one synced. */
+  settles: boolean;
+  /** Under the change log: where it stood, to confirm nothing committed during the pass but the sync's own writes. */
+  logAt?: Cursor;
+}
+
 /**
- * One round over the nodes the change log named. When every index synced and the log was read
- * to where it stood when the pass began, the indexes are in step at the pass's bookmark, and at
+ * One round over the nodes a source named. When every index synced and the source says nothing
+ * else can be pending, the indexes are in step at the pass's bookmark; under the change log, at
  * a bookmark read after the round's own writes when the log shows no commit since (the sync's
  * writes are not logged), so `/status` says in step right after a pass that wrote.
  */
-async function followLog(ctx: PassContext, bookmark: string, plan: Extract<LogPlan, { full: false }>): Promise<Omit<SyncPass, 'checkMs'>> {
+async function followNamed(ctx: PassContext, bookmark: string, named: NamedPass): Promise<Omit<SyncPass, 'checkMs'>> {
   const { deps, graph, now, indexes } = ctx;
+  const started = performance.now();
   const last: IndexSyncResult[] = [];
-  for (const { index, model } of indexes) last.push(await syncOne(deps, graph, index, model, plan.ids));
+  for (const { index, model } of indexes)
+    last.push(await syncOne(deps, graph, index, model, { nodeIds: named.ids, goneCheck: named.goneCheck }));
   const ok = !last.some((r) => r.outcome === 'failed' || r.outcome === 'busy');
-  let inStepAt = ok && plan.caughtUp ? bookmark : null;
-  if (inStepAt) {
+  let inStepAt = ok && named.settles ? bookmark : null;
+  if (inStepAt && named.logAt) {
     const after = await graphBookmark(deps.graph.driver, graph);
-    if (await logStill(deps, graph, plan.to)) inStepAt = after;
+    if (await logStill(deps, graph, named.logAt)) inStepAt = after;
   }
+  const gone = ok && named.goneCheck ? { goneAt: now(), goneMs: performance.now() - started } : {};
   await writeSyncState(deps.kv, graph, {
     ...passFields(last, now),
     ...sourceFields(ctx.source),
-    ...(ok ? { cursor: cursorText(plan.to) } : {}),
+    ...(ok ? { ...keepFields(named), ...gone } : {}),
     ...(inStepAt ? { bookmark: inStepAt, syncedAt: now(), behindSince: null } : {}),
   });
-  return { changed: true, results: last, rounds: 1, source: 'plugin', fullMs: null };
+  return { changed: true, results: last, rounds: 1, source: ctx.source.name, fullMs: null };
 }
 
 /** True when the change log still stands at `at`: nothing committed since but the sync's own writes. */
@@ -259,14 +280,27 @@ export async function syncGraph(deps: IndexBuildDeps, graph: string, now: () => 
     return { changed: false, results: [], checkMs, rounds: 0, source: null, fullMs: null };
   }
   if (state.behindSince === null) await writeSyncState(deps.kv, graph, { behindSince: now() });
-  const source = await chooseSource(deps, graph);
-  const ctx: PassContext = { deps, graph, now, indexes: await keptIndexes(deps, graph), source };
-  if (source.name === 'scan') return { checkMs, ...(await fullCheck(ctx, bookmark, null)) };
+  const indexes = await keptIndexes(deps, graph);
+  const labels = deps.config.INDEX_CHANGED_PROPERTY ? await indexedLabels(deps, graph, indexes) : [];
+  const source = await chooseSource(deps, graph, labels);
+  const ctx: PassContext = { deps, graph, now, indexes, source };
+  if (source.name === 'scan') return { checkMs, ...(await fullCheck(ctx, bookmark, { cursor: null })) };
   const reconcile = state.fullAt === null || now() - state.fullAt >= deps.config.INDEX_RECONCILE_MS;
+  if (source.name === 'property') {
+    const plan = await planFromProperty(deps, graph, labels, state, reconcile, now());
+    if (!plan.full) return { checkMs, ...(await followNamed(ctx, bookmark, { ...plan, cursor: plan.to })) };
+    deps.log.info('index sync: full check', { graph, why: plan.why });
+    return { checkMs, ...(await fullCheck(ctx, bookmark, { cursor: plan.head, counts: plan.counts })) };
+  }
   const plan = await planFromLog(deps, graph, source.info, parseCursor(state.cursor), reconcile);
-  if (!plan.full) return { checkMs, ...(await followLog(ctx, bookmark, plan)) };
+  if (!plan.full) {
+    return {
+      checkMs,
+      ...(await followNamed(ctx, bookmark, { ids: plan.ids, cursor: cursorText(plan.to), settles: plan.caughtUp, logAt: plan.to })),
+    };
+  }
   deps.log.info('index sync: full check', { graph, why: plan.why });
-  return { checkMs, ...(await fullCheck(ctx, bookmark, plan.head)) };
+  return { checkMs, ...(await fullCheck(ctx, bookmark, { cursor: cursorText(plan.head) })) };
 }
 
 /**
@@ -280,7 +314,7 @@ export function nextPassIn(
   pass: Pick<SyncPass, 'source' | 'fullMs'> | null,
   following: boolean,
 ): number {
-  if (pass?.source === 'plugin' || (!pass?.source && following)) return config.INDEX_SYNC_FOLLOW_MS;
+  if (pass?.source === 'plugin' || pass?.source === 'property' || (!pass?.source && following)) return config.INDEX_SYNC_FOLLOW_MS;
   return Math.max(config.INDEX_SYNC_INTERVAL_MS, FULL_CHECK_SPACING * (pass?.fullMs ?? 0));
 }
 
@@ -314,7 +348,7 @@ export function startIndexSync(deps: IndexBuildDeps): IndexSyncLoop {
     try {
       const p = await syncGraph(deps, graph);
       last = p;
-      if (p.source) following = p.source === 'plugin';
+      if (p.source) following = p.source !== 'scan';
       if (p.changed)
         log.info('index sync pass', {
           graph,

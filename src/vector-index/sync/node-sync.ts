@@ -69,6 +69,8 @@ export interface NodeSyncOptions {
   writeBytes?: number;
   /** Check these nodes only (a change log named them); absent: every indexed node and every text node (the full check). */
   nodeIds?: readonly string[];
+  /** With `nodeIds`: also every indexed node that is gone or no longer text (the chunk side only: no values compared). */
+  goneCheck?: boolean;
 }
 
 /** One pass under way: what its steps share. */
@@ -229,16 +231,18 @@ async function* changesOf(pass: NodePass): AsyncGenerator<ChangedNode> {
   const named = pass.opts.nodeIds;
   if (!named) return yield* pass.store.changes(pass.params);
   for (let i = 0; i < named.length; i += WINDOW) yield* await pass.store.changesAmong(named.slice(i, i + WINDOW), pass.params);
+  if (pass.opts.goneCheck) yield* pass.store.gone(pass.params);
 }
 
 /** Follows the store's changes: changed nodes synced {@link WINDOW} at a time; returns the deleted ones. */
 async function syncChanges(pass: NodePass): Promise<string[]> {
   let refs: NodeRef[] = [];
-  const gone: string[] = [];
+  // A set: with the gone check, a deleted node the change source named is listed twice.
+  const gone = new Set<string>();
   const inWindow = new Set<string>();
   for await (const { nodeId, seq } of changesOf(pass)) {
     if (seq === null) {
-      gone.push(nodeId);
+      gone.add(nodeId);
       continue;
     }
     // A node with two chunk 0 (left by an interrupted write) is listed twice: once is enough.
@@ -251,7 +255,7 @@ async function syncChanges(pass: NodePass): Promise<string[]> {
     inWindow.clear();
   }
   await syncWindow(pass, refs);
-  return gone;
+  return [...gone];
 }
 
 /** Records the plan again when new labels were planned or the carried lists changed. */

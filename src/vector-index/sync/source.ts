@@ -7,14 +7,22 @@
  *   say (no cursor yet, the server restarted, entries were overwritten, or a reconcile is due)
  *   the pass runs one full check and then follows the log from where it stood before the check,
  *   so nothing committed meanwhile is missed.
+ * - `property`: a property the graph's writers keep on the nodes they change
+ *   (`INDEX_CHANGED_PROPERTY`, ./property-source.ts), when the plugin is missing and every indexed
+ *   label has a range index on it.
  * - `scan`: the full check of today (src/graph/access/chunk-store.ts `changes`), spaced by nine
  *   times its own duration so it takes at most a tenth of one database core over time.
  */
 import { CHANGE_LOG_VERSION, type ChangeLogInfo, readChangeLogInfo, readChanges } from '../../graph/access/change-log.js';
 import type { IndexBuildDeps } from '../index/target.js';
+import { rangeIndexedLabels } from '../../graph/access/changed-property.js';
+import { quoteName } from '../../graph/dialect/names.js';
 
 /** The source a pass uses, and why a better one is not in use (null: it is the best there is). */
-export type ChangeSource = { name: 'plugin'; info: ChangeLogInfo; why: null } | { name: 'scan'; why: string | null };
+export type ChangeSource =
+  | { name: 'plugin'; info: ChangeLogInfo; why: null }
+  | { name: 'property'; why: string }
+  | { name: 'scan'; why: string | null };
 
 /** A position in the change log of one server run. */
 export interface Cursor {
@@ -38,18 +46,46 @@ export function parseCursor(text: string | null): Cursor | null {
   return m ? { position: Number(m[1]), epoch: m[2]! } : null;
 }
 
-/** The best source `graph` offers under `INDEX_CHANGE_SOURCE`. */
-export async function chooseSource(deps: Pick<IndexBuildDeps, 'config' | 'graph'>, graph: string): Promise<ChangeSource> {
-  if (deps.config.INDEX_CHANGE_SOURCE === 'scan') return { name: 'scan', why: 'INDEX_CHANGE_SOURCE=scan' };
-  const info = await readChangeLogInfo(deps.graph.driver, graph);
-  if ('missing' in info) return { name: 'scan', why: info.missing };
-  if (info.version !== CHANGE_LOG_VERSION) {
-    return {
-      name: 'scan',
-      why: `the change-log plugin is version ${info.version.slice(0, 40)}; this service reads version ${CHANGE_LOG_VERSION}`,
-    };
-  }
-  return { name: 'plugin', info, why: null };
+/**
+ * The best source `graph` offers under `INDEX_CHANGE_SOURCE`: the change log, else the writers'
+ * property (`INDEX_CHANGED_PROPERTY`, with a range index for each of `labels`, the indexed ones),
+ * else the full check.
+ */
+export async function chooseSource(
+  deps: Pick<IndexBuildDeps, 'config' | 'graph'>,
+  graph: string,
+  labels: readonly string[],
+): Promise<ChangeSource> {
+  const { INDEX_CHANGE_SOURCE: chosen, INDEX_CHANGED_PROPERTY: prop } = deps.config;
+  if (chosen === 'scan') return { name: 'scan', why: 'INDEX_CHANGE_SOURCE=scan' };
+  const info = chosen === 'property' ? { missing: 'INDEX_CHANGE_SOURCE=property' } : await readChangeLogInfo(deps.graph.driver, graph);
+  let why: string;
+  if ('missing' in info) why = info.missing;
+  else if (info.version !== CHANGE_LOG_VERSION) {
+    why = `the change-log plugin is version ${info.version.slice(0, 40)}; this service reads version ${CHANGE_LOG_VERSION}`;
+  } else return { name: 'plugin', info, why: null };
+  if (!prop) return { name: 'scan', why: chosen === 'property' ? 'INDEX_CHANGE_SOURCE=property without INDEX_CHANGED_PROPERTY' : why };
+  const unusable = await propertyUnusable(deps, graph, prop, labels);
+  return unusable ? { name: 'scan', why: `${why}; INDEX_CHANGED_PROPERTY: ${unusable}` } : { name: 'property', why };
+}
+
+/** Labels lacking the range index, said as the statements that would create them (the first few). */
+function missingIndexes(prop: string, labels: string[]): string {
+  const shown = labels.slice(0, 3).map((l) => `CREATE RANGE INDEX FOR (n:${quoteName(l)}) ON (n.${quoteName(prop)})`);
+  const more = labels.length > 3 ? ` (and ${labels.length - 3} more labels)` : '';
+  return `no range index on ${prop} for ${labels.length === 1 ? 'label' : 'labels'} ${labels.slice(0, 3).join(', ')}${more}: ${shown.join('; ')}`;
+}
+
+/** Null when every label has its range index on `prop`, else why the property cannot be followed. */
+export async function propertyUnusable(
+  deps: Pick<IndexBuildDeps, 'graph'>,
+  graph: string,
+  prop: string,
+  labels: readonly string[],
+): Promise<string | null> {
+  const indexed = await rangeIndexedLabels(deps.graph.driver, graph, prop);
+  const missing = labels.filter((l) => !indexed.has(l));
+  return missing.length ? missingIndexes(prop, missing) : null;
 }
 
 /** What a pass under the change log does: check the nodes it names, or run a full check first (and why). */
