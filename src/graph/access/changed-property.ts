@@ -83,23 +83,31 @@ export async function labelCounts(driver: Driver, database: string, labels: read
   return Object.fromEntries(records.map((r) => [r.get('label') as string, Number(r.get('c'))]));
 }
 
-/** The newest value of `prop` among nodes of `labels` (each label's range index, read backwards), or null when none has one. */
-export async function newestValue(
-  driver: Driver,
-  database: string,
-  prop: string,
-  labels: readonly string[],
-): Promise<PropertyValue | null> {
+/** The newest value of `prop` among nodes of some labels, and where one is of a type a cursor cannot hold. */
+export interface Newest {
+  value: PropertyValue | null;
+  /** `:Label holds STRING values ("2026-…")`, for the first label whose newest value is neither a number nor a temporal. */
+  wrong: string | null;
+}
+
+/** The newest value of `prop` among nodes of `labels` (each label's range index, read backwards). */
+export async function newestValue(driver: Driver, database: string, prop: string, labels: readonly string[]): Promise<Newest> {
   let newest: ReadValue | null = null;
+  let wrong: string | null = null;
+  const p = quoteName(prop);
   for (const label of labels) {
     const { records } = await driver.executeQuery(
-      `MATCH (n:${quoteName(label)}) WHERE n.${quoteName(prop)} IS NOT NULL RETURN n.${quoteName(prop)} AS v ORDER BY v DESC LIMIT 1`,
+      `MATCH (n:${quoteName(label)}) WHERE n.${p} IS NOT NULL RETURN n.${p} AS v, valueType(n.${p}) AS type ORDER BY v DESC LIMIT 1`,
       {},
       { database, routing: 'READ' },
     );
-    newest = newer(newest, propertyValue(records[0]?.get('v')));
+    const r = records[0];
+    if (!r) continue;
+    const v = propertyValue(r.get('v'));
+    if (v) newest = newer(newest, v);
+    else wrong ??= `:${label} holds ${String(r.get('type')).replace(/ NOT NULL$/, '')} values (${JSON.stringify(String(r.get('v')).slice(0, 40))})`;
   }
-  return newest && { kind: newest.kind, text: newest.text };
+  return { value: newest && { kind: newest.kind, text: newest.text }, wrong };
 }
 
 /** Nodes whose value is at or past a cursor (less the overlap). */

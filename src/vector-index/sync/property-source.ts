@@ -93,7 +93,7 @@ export async function planFromProperty(
   const full = async (why: string) => ({
     full: true as const,
     why,
-    head: propertyCursorText(await newestValue(driver, graph, prop, labels)),
+    head: propertyCursorText((await newestValue(driver, graph, prop, labels)).value),
     counts,
   });
   if (!cursor) return full(`first pass under ${prop}`);

@@ -15,7 +15,7 @@
  */
 import { CHANGE_LOG_VERSION, type ChangeLogInfo, readChangeLogInfo, readChanges } from '../../graph/access/change-log.js';
 import type { IndexBuildDeps } from '../index/target.js';
-import { rangeIndexedLabels } from '../../graph/access/changed-property.js';
+import { newestValue, rangeIndexedLabels } from '../../graph/access/changed-property.js';
 import { quoteName } from '../../graph/dialect/names.js';
 
 /** The source a pass uses, and why a better one is not in use (null: it is the best there is). */
@@ -85,7 +85,9 @@ export async function propertyUnusable(
 ): Promise<string | null> {
   const indexed = await rangeIndexedLabels(deps.graph.driver, graph, prop);
   const missing = labels.filter((l) => !indexed.has(l));
-  return missing.length ? missingIndexes(prop, missing) : null;
+  if (missing.length) return missingIndexes(prop, missing);
+  const { wrong } = await newestValue(deps.graph.driver, graph, prop, labels);
+  return wrong && `${prop} on ${wrong}; a cursor needs a number (timestamp()) or a date, datetime or localdatetime`;
 }
 
 /** What a pass under the change log does: check the nodes it names, or run a full check first (and why). */

@@ -122,6 +122,24 @@ describe('the sync under a writer-kept property', () => {
     }
   });
 
+  it('a property of a type a cursor cannot hold (a date as a string) leaves the sync on the full check, and says so', async () => {
+    const typed = createTestDeps({ ...env, INDEX_CHANGED_PROPERTY: 'stampedAs', KV_PREFIX: `${env.KV_PREFIX}typed:` });
+    try {
+      await q(`CREATE RANGE INDEX ${RANGE}_as IF NOT EXISTS FOR (n:${L}) ON (n.stampedAs)`);
+      await q('CALL db.awaitIndexes(300)');
+      await q(`MATCH (n:${L}) SET n.stampedAs = '2026-11-28T04:00:00Z'`);
+      const pass = await syncGraph(typed, 'neo4j');
+      expect(pass).toMatchObject({ source: 'scan' });
+      expect((await readSyncState(typed, 'neo4j')).sourceWhy).toMatch(
+        /stampedAs on :PropDoc_\w+ holds STRING values \("2026-11-28T04:00:00Z"\)/,
+      );
+    } finally {
+      await q(`MATCH (n:${L}) REMOVE n.stampedAs`);
+      await q(`DROP INDEX ${RANGE}_as IF EXISTS`);
+      await typed.close();
+    }
+  });
+
   it('a label without the range index leaves the sync on the full check, and /status names the index to create', async () => {
     const other = createTestDeps({ ...env, INDEX_CHANGED_PROPERTY: 'editedAt' });
     try {
