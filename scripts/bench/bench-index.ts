@@ -26,7 +26,8 @@
  * Options: --nodes <n> (100000), --only synthetic|wikipathways, --keep (leave the bench graphs
  * and indexes in the database; by default both are removed, the CSV caches stay in
  * test-output/bench-data so that bench:search rebuilds the WikiPathways index in seconds),
- * --sync, --short, --passes <n> (20 unchanged-graph passes), --edits <n> (10), --stream <s>, --rate <n>, --store <dir>,
+ * --sync, --short, --passes <n> (20 unchanged-graph passes), --edits <n> (10), --stream <s>, --rate <n>,
+ * --stream-baseline (the stream once more first with no sync and no poller: the writer's own Neo4j CPU), --store <dir>,
  * --source auto|property|scan (auto: the change-log plugin where the server has it; property: the bench's
  * writers keep `updatedAt = timestamp()`, with a range index, and the sync follows it),
  * --cleanup (only remove what a run left behind).
@@ -82,6 +83,7 @@ const { values } = parseArgs({
     stream: { type: 'string' },
     'check-only': { type: 'boolean' },
     rate: { type: 'string' },
+    'stream-baseline': { type: 'boolean' },
     source: { type: 'string' },
   },
 });
@@ -402,15 +404,57 @@ async function unindexedWrite() {
  * the worker loop running: the lag from each write's commit until full-text search finds its
  * unique word (polled every 250 ms for all pending words at once), and the CPU both processes used.
  */
+/** Writes `RATE` edits a second to random indexed nodes for `STREAM_S` seconds; `onWrite` gets each one's unique word. */
+async function writeStream(onWrite: (word: string) => void): Promise<{ writes: number; wall: number; dbCpu: number; nodeCpuMs: number }> {
+  const dbCpu0 = neo4jPid ? cpuMs(neo4jPid) : Number.NaN;
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  let writes = 0;
+  while (performance.now() - t0 < STREAM_S * 1000) {
+    const wait = t0 + (writes * 1000) / RATE - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    const word = uniqueWord();
+    await run(`MATCH (n:${SYNTHETIC_LABEL} {dbId: $dbId}) SET n[$prop] = $text + ' Marker ' + $word + '.'${STAMP}`, {
+      dbId: neo4j.int(Math.floor(Math.random() * NODES)),
+      prop: SYNTHETIC_PROP,
+      text: generateProse(NODES + 10_000 + writes),
+      word,
+    });
+    onWrite(word);
+    writes++;
+  }
+  const used = process.cpuUsage(cpu0);
+  return {
+    writes,
+    wall: performance.now() - t0,
+    dbCpu: neo4jPid ? cpuMs(neo4jPid) - dbCpu0 : Number.NaN,
+    nodeCpuMs: (used.user + used.system) / 1000,
+  };
+}
+
+/** A CPU time as a share of one core over `wallMs`. */
+const coreShare = (ms: number, wallMs: number) => `${fmt((100 * ms) / wallMs, 1)} % of one core`;
+
+/**
+ * `--stream-baseline`: the same stream with no sync and no poller, so that the stream's Neo4j
+ * CPU less this is what the sync and the poller add (the poller's full-text queries included: an
+ * upper bound of the sync's share).
+ */
+async function streamBaseline() {
+  console.log(`\n## the same stream with no sync and no poller (the writer alone) (load average ${load()})`);
+  const w = await writeStream(() => undefined);
+  console.log(`  writes                         ${fmt(w.writes)} in ${s1(w.wall)}; Neo4j ${coreShare(w.dbCpu, w.wall)}`);
+  return w.dbCpu / w.wall;
+}
+
 async function streamBench(interval: number) {
+  const baseline = values['stream-baseline'] ? await streamBaseline() : null;
   console.log(
     `\n## a steady stream: ${RATE} writes/s to indexed nodes for ${STREAM_S} s, worker loop (INDEX_SYNC_INTERVAL_MS ${s1(interval)}, INDEX_CHANGE_SOURCE ${config.INDEX_CHANGE_SOURCE}) (load average ${load()})`,
   );
   const ft = fulltextIndexName(SYNTHETIC_INDEX);
   const pending = new Map<string, number>();
   const lags: number[] = [];
-  const dbCpu0 = neo4jPid ? cpuMs(neo4jPid) : Number.NaN;
-  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const loop = startIndexSync(deps());
   let writing = true;
@@ -438,35 +482,21 @@ async function streamBench(interval: number) {
       await new Promise((r) => setTimeout(r, 250));
     }
   })();
-  let writes = 0;
   try {
-    while (performance.now() - t0 < STREAM_S * 1000) {
-      const wait = t0 + (writes * 1000) / RATE - performance.now();
-      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-      const word = uniqueWord();
-      await run(`MATCH (n:${SYNTHETIC_LABEL} {dbId: $dbId}) SET n[$prop] = $text + ' Marker ' + $word + '.'${STAMP}`, {
-        dbId: neo4j.int(Math.floor(Math.random() * NODES)),
-        prop: SYNTHETIC_PROP,
-        text: generateProse(NODES + 10_000 + writes),
-        word,
-      });
-      pending.set(word, performance.now());
-      writes++;
-    }
-    const writeWall = performance.now() - t0;
-    const used = process.cpuUsage(cpu0);
-    const dbCpu = neo4jPid ? cpuMs(neo4jPid) - dbCpu0 : Number.NaN;
+    const w = await writeStream((word) => pending.set(word, performance.now()));
     writing = false;
     await poll;
     const sorted = [...lags].sort((a, b) => a - b);
-    console.log(`  writes                         ${fmt(writes)} in ${s1(writeWall)} (${fmt(writes / (writeWall / 1000), 1)}/s)`);
+    console.log(`  writes                         ${fmt(w.writes)} in ${s1(w.wall)} (${fmt(w.writes / (w.wall / 1000), 1)}/s)`);
     console.log(
       `  write → searchable             p50 ${s1(pct(sorted, 50))}, p95 ${s1(pct(sorted, 95))}, max ${s1(sorted.at(-1) ?? Number.NaN)} (${fmt(sorted.length)} found; ${fmt(pending.size)} not found within 2 min of the last write)`,
     );
-    const share = (ms: number) => `${fmt((100 * ms) / writeWall, 1)} % of one core`;
     console.log(
-      `  CPU while writing              Node (sync + writer + poller) ${share((used.user + used.system) / 1000)}, Neo4j ${share(dbCpu)}`,
+      `  CPU while writing              Node (sync + writer + poller) ${coreShare(w.nodeCpuMs, w.wall)}, Neo4j ${coreShare(w.dbCpu, w.wall)}`,
     );
+    if (baseline !== null) {
+      console.log(`  Neo4j beyond the writer alone  ${coreShare(w.dbCpu - baseline * w.wall, w.wall)} (the sync and the poller)`);
+    }
   } finally {
     writing = false;
     await loop.stop();
