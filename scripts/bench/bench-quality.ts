@@ -43,14 +43,25 @@
  * --analyzer <name> (FULLTEXT_ANALYZER), --latency <n> (queries per mode timed, default 200),
  * --flips <n> (queries listed per set that lose or gain rank 1, default 8), --bm25-alone (full-text
  * and hybrid also with the scores alone, as before issue 37, and with only name chunks weighed by
- * the share of the query's words they hold: src/graph/dialect/search-query.ts TERM_SHARE).
+ * the share of the query's words they hold: src/graph/dialect/search-query.ts TERM_SHARE),
+ * --fusion z,best (hybrid rows by fusion, the first being the default row; default HYBRID_FUSION),
+ * --term-share names|all|none (the share of the vector, full-text and default hybrid rows; default
+ * the service's), --dump <file> (every row's per-query ranks, as JSON), --source-only (see below).
+ *
+ * Issue 50: each set also gets `BM25 whole text` (a full-text index over each pathway's whole
+ * text, not chunks) and that list fused with the default hybrid's, and a check of every hybrid row
+ * against the better of its lists (scripts/bench/lib/quality-whole-text.ts). A description or
+ * passage query's relevant nodes include every pathway whose description holds its sentence word
+ * for word (53 of the 400 share one CPTAC sentence); `--source-only` counts only same titles and
+ * descriptions, as before.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createEmbeddersFromConfig } from '../../src/embeddings/embedders.js';
 import { buildVectorIndex } from '../../src/vector-index/build/build.js';
 import type { RetrievalMode } from '../../src/contract/search.js';
-import { HYBRID_ALPHA } from '../../src/vector-index/search/plan.js';
+import { HYBRID_ALPHA, HYBRID_FUSION, TERM_SHARE_DEFAULT } from '../../src/vector-index/search/plan.js';
+import type { Fusion } from '../../src/graph/dialect/search-query.js';
 import { createVectorSearcher } from '../../src/vector-index/search/searcher.js';
 import { createGraphStore } from '../../src/graph/access/driver.js';
 import { createLogger } from '../../src/lib/log.js';
@@ -74,6 +85,7 @@ import {
   score,
 } from './lib/quality-discovery.js';
 import { measureChurn } from './lib/quality-churn.js';
+import { HYBRID_PLUS_WHOLE, WHOLE_TEXT, ensureWholeTextIndex, printListCheck, rrfFuse, searchWholeText } from './lib/quality-whole-text.js';
 
 const { values } = parseArgs({
   options: {
@@ -86,6 +98,10 @@ const { values } = parseArgs({
     labels: { type: 'string' },
     flips: { type: 'string' },
     'bm25-alone': { type: 'boolean' },
+    fusion: { type: 'string' },
+    dump: { type: 'string' },
+    'source-only': { type: 'boolean' },
+    'term-share': { type: 'string' },
     churn: { type: 'string' },
     'churn-edits': { type: 'string' },
   },
@@ -110,6 +126,8 @@ const TOP_K = 10;
 const DISCOVER = values.discover ?? 'both';
 if (!['off', 'on', 'both'].includes(DISCOVER)) throw new Error(`--discover must be off, on or both, not ${DISCOVER}`);
 const FLIPS = Number(values.flips ?? 8);
+/** `--source-only`: a description or passage query's relevant nodes as before issue 50 (same title or description only, not every description holding the sentence). */
+const SOURCE_ONLY = values['source-only'] ?? false;
 /** `--bm25-alone`: also the full-text and hybrid variants without the share of the query's words (as before issue 37), and with it on name chunks only. */
 const BM25_ALONE = values['bm25-alone'] ?? false;
 /** `--churn <rounds>`: after the last mode's sets, recall after that many sync rounds of `--churn-edits` (100) edited pathways against the same chunks freshly indexed (./lib/quality-churn.ts). */
@@ -189,6 +207,16 @@ const QUESTIONS = [
 
 function querySets(subset: Pathway[]): Record<string, Query[]> {
   const norm = (s: string) => words(s).join(' ');
+  /**
+   * `relevant` and, unless `--source-only`, every pathway of the subset whose description holds
+   * `sentence` too: a sentence that many descriptions share word for word ("Proteins on this
+   * pathway have targeted assays available via the CPTAC Assay Portal.", in 53 of the 400) is
+   * answered by each of them alike, and which one a search puts first is chance (issue 50).
+   */
+  /** Each description as its sentences read (links reduced to their text), where a query's sentence is looked for. */
+  const plain = new Map(subset.map((o) => [o, sentences(o.description).join(' ')]));
+  const holding = (relevant: Set<number>, sentence: string) =>
+    SOURCE_ONLY ? relevant : new Set([...relevant, ...subset.filter((o) => plain.get(o)!.includes(sentence)).map((o) => o.dbId)]);
   const relevantTo = (p: Pathway) =>
     new Set(subset.filter((o) => norm(o.title) === norm(p.title) || o.description === p.description).map((o) => o.dbId));
   const sets: Record<string, Query[]> = { title: [], description: [], question: [], passage: [] };
@@ -198,12 +226,12 @@ function querySets(subset: Pathway[]): Record<string, Query[]> {
     sets.title!.push({ text: p.title, relevant, source });
     const [first, ...rest] = sentences(p.description);
     const desc = withoutTitleWords(first ?? '', p.title);
-    if (words(desc).length >= 4) sets.description!.push({ text: desc, relevant, source });
+    if (words(desc).length >= 4) sets.description!.push({ text: desc, relevant: holding(relevant, first ?? ''), source });
     sets.question!.push({ text: QUESTIONS[i % QUESTIONS.length]!(p.title.toLowerCase()), relevant, source });
     const later = rest.filter((s) => words(s).length >= 8).sort((a, b) => b.length - a.length)[0];
     if (later) {
       const passage = withoutTitleWords(later, p.title);
-      if (words(passage).length >= 6) sets.passage!.push({ text: passage, relevant, source });
+      if (words(passage).length >= 6) sets.passage!.push({ text: passage, relevant: holding(relevant, later), source });
     }
   });
   return sets;
@@ -267,6 +295,8 @@ async function main() {
     for (const mode of DISCOVER === 'both' ? (['off', 'on'] as const) : [DISCOVER as 'off' | 'on']) {
       results.push(await runMode(mode, { graph, kv, embed, sets, subset, species }));
     }
+    // `--dump <file>`: every row's per-query outcomes, to compare variants query by query.
+    if (values.dump) writeFileSync(values.dump, JSON.stringify(results.map((r) => ({ mode: r.mode, outcomes: r.outcomes }))));
     const [off, on] = results;
     if (off && on) {
       printSideBySide(off, on);
@@ -311,12 +341,23 @@ async function runMode(mode: 'off' | 'on', { graph, kv, embed, sets, subset, spe
   const perLabel = await chunksPerLabel(graph.driver, db, index);
 
   const alphas = (values.alpha ?? String(HYBRID_ALPHA)).split(',').map(Number);
+  const fusions = (values.fusion ?? HYBRID_FUSION).split(',') as Fusion[];
+  /** The share of the query's words for the default rows (`--term-share`, default the service's). */
+  const share = (values['term-share'] ?? TERM_SHARE_DEFAULT) as TermShare;
   const hybrids = (termShare: TermShare, tag: string) =>
-    alphas.map((alpha) => ({ name: `hybrid${alphas.length > 1 ? ` (α=${alpha})` : ''}${tag}`, mode: 'hybrid' as const, alpha, termShare }));
-  const variants: { name: string; mode: RetrievalMode; alpha?: number; termShare?: TermShare }[] = [
-    { name: 'vector', mode: 'vector' },
-    { name: 'fulltext', mode: 'fulltext', termShare: 'all' },
-    ...hybrids('all', ''),
+    alphas.flatMap((alpha) =>
+      fusions.map((fusion) => ({
+        name: `hybrid${alphas.length > 1 ? ` (α=${alpha})` : ''}${fusions.length > 1 ? ` ${fusion}` : ''}${tag}`,
+        mode: 'hybrid' as const,
+        alpha,
+        termShare,
+        fusion,
+      })),
+    );
+  const variants: { name: string; mode: RetrievalMode; alpha?: number; termShare?: TermShare; fusion?: Fusion }[] = [
+    { name: 'vector', mode: 'vector', termShare: share },
+    { name: 'fulltext', mode: 'fulltext', termShare: share },
+    ...hybrids(share, ''),
     // The scores before issue 37 (no share of the query's words), and the share on name chunks only, beside.
     ...(BM25_ALONE
       ? [
@@ -330,10 +371,10 @@ async function runMode(mode: 'off' | 'on', { graph, kv, embed, sets, subset, spe
   /** The variant whose per-query outcomes are compared between modes: the service's default. */
   const defaultVariant = Math.max(
     0,
-    variants.findIndex((v) => v.mode === 'hybrid' && v.alpha === HYBRID_ALPHA && v.termShare === 'all'),
+    variants.findIndex((v) => v.mode === 'hybrid' && v.alpha === alphas[0] && v.termShare === share && v.fusion === fusions[0]),
   );
   const searchers = variants.map((v) =>
-    createVectorSearcher({ config: cfg, graph, embedders: embed }, { alpha: v.alpha, termShare: v.termShare }),
+    createVectorSearcher({ config: cfg, graph, embedders: embed }, { alpha: v.alpha, termShare: v.termShare, fusion: v.fusion }),
   );
   const paths = new Map<string, number>();
   const onFilterPath = (p: string) => paths.set(p, (paths.get(p) ?? 0) + 1);
@@ -365,27 +406,42 @@ async function runMode(mode: 'off' | 'on', { graph, kv, embed, sets, subset, spe
   }
 
   const summary: Record<string, Record<string, number>> = {};
+  // The issue-50 reference: BM25 over each pathway's whole text (./lib/quality-whole-text.ts).
+  await ensureWholeTextIndex(graph.driver, db, subset, PROP, cfg.FULLTEXT_ANALYZER);
+  const rows = [
+    ...variants.map((v, i) => ({ name: v.name, run: (text: string) => search(i, text) })),
+    { name: WHOLE_TEXT, run: (text: string) => searchWholeText(graph.driver, db, text, TOP_K) },
+    {
+      name: HYBRID_PLUS_WHOLE,
+      run: async (text: string) =>
+        rrfFuse([await search(defaultVariant, text), await searchWholeText(graph.driver, db, text, TOP_K)], TOP_K),
+    },
+  ];
   for (const [setName, queries] of Object.entries(sets)) {
     console.log(`\n${setName}: ${queries.length} queries, e.g. "${queries[1]?.text}"`);
     console.log('| mode | recall@1 | recall@5 | recall@10 | MRR | p50 ms | p99 ms |');
     console.log('|---|---|---|---|---|---|---|');
-    for (let i = 0; i < variants.length; i++) {
-      const { scores, outcomes } = await scoreSet(i, queries);
-      (result.scores[setName] ??= {})[variants[i]!.name] = scores;
-      (result.outcomes[setName] ??= {})[variants[i]!.name] = outcomes;
+    for (const row of rows) {
+      const hits: SourceNode[][] = [];
+      for (const q of queries) hits.push(await row.run(q.text));
+      const { scores, outcomes } = score(queries, hits);
+      (result.scores[setName] ??= {})[row.name] = scores;
+      (result.outcomes[setName] ??= {})[row.name] = outcomes;
       // Second pass, query vectors cached: the search's own latency.
       const times: number[] = [];
       for (const q of queries.slice(0, LATENCY_QUERIES)) {
         const s = performance.now();
-        await search(i, q.text);
+        await row.run(q.text);
         times.push(performance.now() - s);
       }
       times.sort((a, b) => a - b);
-      (summary[setName] ??= {})[variants[i]!.name] = scores.r5;
+      (summary[setName] ??= {})[row.name] = scores.r5;
       const cells = [scores.r1, scores.r5, scores.r10, scores.mrr].map((x) => fmt(x, 3));
-      console.log(`| ${variants[i]!.name} | ${cells.join(' | ')} | ${fmt(pct(times, 50), 1)} | ${fmt(pct(times, 99), 1)} |`);
+      console.log(`| ${row.name} | ${cells.join(' | ')} | ${fmt(pct(times, 50), 1)} | ${fmt(pct(times, 99), 1)} |`);
     }
   }
+  const short = printListCheck(result.scores, result.defaultVariant);
+  console.log(`default (${result.defaultVariant}) short of the targets on: ${short.length ? short.join(', ') : 'none'}`);
   if (CHURN > 0 && mode === (DISCOVER === 'off' ? 'off' : 'on')) {
     const measured = [0, defaultVariant];
     await measureChurn({
@@ -408,7 +464,7 @@ async function runMode(mode: 'off' | 'on', { graph, kv, embed, sets, subset, spe
     });
   }
   for (const [setName, byMode] of Object.entries(summary)) {
-    const best = Math.max(byMode.vector ?? 0, byMode.fulltext ?? 0);
+    const best = Math.max(byMode.vector ?? 0, byMode.fulltext ?? 0, byMode[WHOLE_TEXT] ?? 0);
     const hybrids = Object.entries(byMode).filter(([m]) => m.startsWith('hybrid'));
     console.log(
       `${setName}: best single mode recall@5 ${fmt(best, 3)}; ${hybrids.map(([m, r]) => `${m} ${fmt(r, 3)} (${r >= best - 0.01 ? 'ok' : 'BELOW'})`).join(', ')}`,

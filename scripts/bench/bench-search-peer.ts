@@ -22,7 +22,8 @@
  * rounds: recall and latency by over-fetch factor, scripts/bench/lib/overfetch-recall.ts), --neo4j-pid <pid>
  * (NEO4J_PID: its CPU is counted too), --baseline <dir> (a checkout of an earlier commit, with its
  * node_modules: its API is measured too, as `vector@baseline` and `hybrid@baseline`), --cache (the
- * service keeps its query-vector cache on: from the second round on, repeats skip the embedding).
+ * service keeps its query-vector cache on: from the second round on, repeats skip the embedding), --index <name> and
+ * --text-property <prop> (an index built before, e.g. bench:quality's `bench_quality_all_minilm` over `wp_quality_text`).
  */
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -73,6 +74,8 @@ export async function peerBench(args: string[]) {
       'neo4j-pid': { type: 'string' },
       baseline: { type: 'string' },
       cache: { type: 'boolean' },
+      index: { type: 'string' },
+      'text-property': { type: 'string' },
     },
   });
   const rounds = Number(values.rounds ?? 5);
@@ -87,15 +90,18 @@ export async function peerBench(args: string[]) {
   const n = Math.min(Number(values.queries ?? 200), distinct.length);
   const queries = Array.from({ length: n }, (_, i) => distinct[Math.floor((i * distinct.length) / n)]!);
 
+  // `--index`, `--text-property`: an index already built over other text (bench:quality's, 553 chunks with or without names).
+  const index = values.index ?? INDEX;
+  const textProperty = values['text-property'] ?? WIKIPATHWAYS_PROP;
   const modelServer = await startModelServer({
     url: values['model-server'] ?? process.env.PEER_MODEL_SERVER,
     python: values.python,
     modelDir: values['model-dir'],
   });
   const env = {
-    TEXT_PROPERTY: WIKIPATHWAYS_PROP,
+    TEXT_PROPERTY: textProperty,
     EMBEDDING_MODEL: MODEL,
-    VECTOR_INDEX_NAME: INDEX,
+    VECTOR_INDEX_NAME: index,
     GRAPHDB_GRAPH: 'neo4j',
     LOCAL_LLM_BASE_URL: modelServer.url,
     // Each query costs one embedding request, as it does the floor (rounds repeat the queries);
@@ -115,9 +121,9 @@ export async function peerBench(args: string[]) {
     console.log(`machine: ${await describeMachine(graph.driver, db)}`);
     console.log(`model server: ${modelServer.description}`);
     await ensureWikiPathwaysIndex({ config, graph, embedders }, MODEL);
-    const { records } = await graph.driver.executeQuery(`MATCH (c:\`__Chunk_${INDEX}\`) RETURN count(c) AS n`, {}, { database: db });
+    const { records } = await graph.driver.executeQuery(`MATCH (c:\`__Chunk_${index}\`) RETURN count(c) AS n`, {}, { database: db });
     console.log(
-      `index:   ${INDEX}, ${fmt(records[0]?.get('n') ?? 0)} chunks; ${n} distinct pathway titles; top_k ${topK}; ` +
+      `index:   ${index}, ${fmt(records[0]?.get('n') ?? 0)} chunks; ${n} distinct pathway titles; top_k ${topK}; ` +
         `${rounds} rounds × clients ${clients.join(' and ')}`,
     );
     if (values.recall) {
@@ -153,7 +159,7 @@ export async function peerBench(args: string[]) {
       // Auto-commit (RUN + PULL in one round trip), the cheapest call the driver has.
       const session = graph.driver.session({ database: db, defaultAccessMode: neo4j.session.READ });
       try {
-        const { records } = await session.run(FLOOR_QUERY, { index: INDEX, k: neo4j.int(topK), vector: json.data[0]!.embedding });
+        const { records } = await session.run(FLOOR_QUERY, { index, k: neo4j.int(topK), vector: json.data[0]!.embedding });
         if (!records.length) throw new Error('no rows');
       } finally {
         await session.close();

@@ -98,7 +98,7 @@ async function localBench(args: string[]) {
     const raw = async (i: number) => {
       const session = graph.driver.session({ database: db, defaultAccessMode: neo4j.session.READ });
       try {
-        await session.run(searchQuery('vector', false), {
+        await session.run(searchQuery('vector'), {
           index: WIKIPATHWAYS_INDEX,
           k: neo4j.int(candidateCount(TOP_K)),
           topK: neo4j.int(TOP_K),

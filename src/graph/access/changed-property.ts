@@ -90,6 +90,9 @@ export interface Newest {
   wrong: string | null;
 }
 
+/** A `valueType()` as a user reads it: `STRING NOT NULL` → `STRING`. */
+const typeName = (t: unknown) => String(t).replace(/ NOT NULL$/, '');
+
 /** The newest value of `prop` among nodes of `labels` (each label's range index, read backwards). */
 export async function newestValue(driver: Driver, database: string, prop: string, labels: readonly string[]): Promise<Newest> {
   let newest: ReadValue | null = null;
@@ -105,7 +108,7 @@ export async function newestValue(driver: Driver, database: string, prop: string
     if (!r) continue;
     const v = propertyValue(r.get('v'));
     if (v) newest = newer(newest, v);
-    else wrong ??= `:${label} holds ${String(r.get('type')).replace(/ NOT NULL$/, '')} values (${JSON.stringify(String(r.get('v')).slice(0, 40))})`;
+    else wrong ??= `:${label} holds ${typeName(r.get('type'))} values (${JSON.stringify(String(r.get('v')).slice(0, 40))})`;
   }
   return { value: newest && { kind: newest.kind, text: newest.text }, wrong };
 }

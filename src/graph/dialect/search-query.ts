@@ -1,8 +1,8 @@
 /**
  * The search queries over an index's chunk nodes (src/graph/dialect.ts describes the storage):
- * vector, full-text and hybrid hits, each weighed by the share of the query's words a chunk
- * holds, then the best source nodes with the fields a result shows (./node-cypher.ts, shared with
- * the reads of the user's graph).
+ * vector, full-text and hybrid hits (a name chunk weighed by the share of the query's words it
+ * holds; hybrid's two lists fused as z-scores), then the best source nodes with the fields a
+ * result shows (./node-cypher.ts, shared with the reads of the user's graph).
  */
 import { FULLTEXT_FIELDS, NAME_VECTOR, chunkLabel, namesIndexName, quoteName } from './names.js';
 import { NODE_RELS, dbIdOf, hasText, textFields } from './node-cypher.js';
@@ -41,38 +41,46 @@ export interface InIndexFilter {
 }
 
 /**
+ * Cypher, aggregating over a node's chunks `c`: the node is a name alone (its chunk in `nameText`,
+ * the field of its own; an index of version 1 keeps names in `chunkText` and counts them as texts).
+ */
+const IS_NAME = 'count(c.chunkText) = 0';
+
+/**
  * `$k` vector-index chunk hits for `$vector`, best score per source node; with `names`, also
- * `$k` from the names' index `$namesIndex` ({@link NAME_VECTOR}). With `inIndex`, each index
- * itself returns `$k` chunks that pass its predicate (`SEARCH`, Cypher 25; the index name must be
- * written out there), and each row also says how many chunks the fuller list returned
- * (`chunkHits`): fewer than `$k` means no other chunk passes, so a filtered search need not ask again.
+ * `$kn` from the names' index `$namesIndex` ({@link NAME_VECTOR}; a name is one chunk, so fewer
+ * than the texts, whose nodes may have several). With `inIndex`, each index itself returns the
+ * chunks that pass its predicate (`SEARCH`, Cypher 25; the index name must be written out
+ * there), and each row also says how many chunks the text list returned (`chunkHits`), or `$k`
+ * while the names' list is full: fewer than `$k` means no other chunk passes, so a filtered
+ * search need not ask again.
  */
 const vectorHits = (inIndex?: InIndexFilter, weigh = '', names = false) => {
-  /** The chunk hits of one vector index (`index`: its name written out for `SEARCH`, else a parameter). */
-  const hitsOf = (index: string) =>
+  /** The chunk hits of one vector index (`index`: its name written out for `SEARCH`, else a parameter), at most `k` (a parameter). */
+  const hitsOf = (index: string, k: string) =>
     inIndex
       ? `MATCH (c:${quoteName(chunkLabel(inIndex.index))})
-  SEARCH c IN (VECTOR INDEX ${quoteName(index)} FOR $vector WHERE ${inIndex.where} LIMIT $k) SCORE AS score`
-      : `CALL db.index.vector.queryNodes(${index}, $k, $vector) YIELD node AS c, score`;
+  SEARCH c IN (VECTOR INDEX ${quoteName(index)} FOR $vector WHERE ${inIndex.where} LIMIT ${k}) SCORE AS score`
+      : `CALL db.index.vector.queryNodes(${index}, ${k}, $vector) YIELD node AS c, score`;
   const [texts, nameList] = inIndex ? [inIndex.index, namesIndexName(inIndex.index)] : ['$index', '$namesIndex'];
-  // Both lists, each row marked with its list (`chunkHits` counts the fuller one).
+  // Both lists, each row marked with its list.
   const hits = names
     ? `CALL () {
-  ${hitsOf(texts).replace(/\n/g, '\n  ')}
+  ${hitsOf(texts, '$k').replace(/\n/g, '\n  ')}
   RETURN c, score, 0 AS list
   UNION ALL
-  ${hitsOf(nameList).replace(/\n/g, '\n  ')}
+  ${hitsOf(nameList, '$kn').replace(/\n/g, '\n  ')}
   RETURN c, score, 1 AS list
 }`
-    : hitsOf(texts);
-  if (!inIndex) return `\n${hits}\nWITH c.nodeId AS nodeId, max(score${weigh}) AS score`;
+    : hitsOf(texts, '$k');
+  if (!inIndex) return `\n${hits}\nWITH c.nodeId AS nodeId, ${IS_NAME} AS name, max(score${weigh}) AS score`;
   const list = names ? 'list' : '0';
   return `
 ${hits}
-WITH collect({nodeId: c.nodeId, score: score${weigh}, list: ${list}}) AS chunks
+WITH collect({nodeId: c.nodeId, score: score${weigh}, list: ${list}, text: c.chunkText IS NOT NULL}) AS chunks
 WITH chunks, size([x IN chunks WHERE x.list = 0]) AS texts, size([x IN chunks WHERE x.list = 1]) AS names
 UNWIND chunks AS h
-WITH CASE WHEN texts > names THEN texts ELSE names END AS chunkHits, h.nodeId AS nodeId, max(h.score) AS score`;
+WITH CASE WHEN names >= $kn AND texts < $k THEN $k ELSE texts END AS chunkHits, h.nodeId AS nodeId, count(CASE WHEN h.text THEN 1 END) = 0 AS name, max(h.score) AS score`;
 };
 
 /**
@@ -91,12 +99,15 @@ const shareUnless = (keep: string, floor = 0) => ` * CASE WHEN size($terms) = 0 
 
 /**
  * The share of the query's words (`$terms`, lower-cased; empty: 1) that chunk `c`'s text holds:
- * a full-text hit's BM25 score is multiplied by it (`$shareAll`, the default), or only a name
- * chunk's (a header without a body: a node with a name and no other text). BM25 divides by a
- * chunk's length, so a short name matching one word of the query (`Cholesterol (Metabolite)` for
- * "Cholesterol biosynthesis pathway") would otherwise come before the long text holding them
- * all (docs/benchmarks.md, "Discovery beside text: WikiPathways"). A name that is the whole
- * query keeps its score. Substring test: a word inside a longer one counts.
+ * a name chunk's BM25 score is multiplied by it (a header without a body: a node with a name and
+ * no other text), or with `$shareAll` every full-text hit's. BM25 divides by a chunk's length, so
+ * a short name matching one word of the query (`Cholesterol (Metabolite)` for "Cholesterol
+ * biosynthesis pathway") would otherwise come before the long text holding them all
+ * (docs/benchmarks.md, "Discovery beside text: WikiPathways"). A name that is the whole query
+ * keeps its score. Texts are left as BM25 scores them (the searcher's default since issue 50): on
+ * them the share cost questions ("which genes are involved in …") more than it gave descriptions,
+ * and an index of text alone ranks as it did before the rule. Substring test: a word inside a
+ * longer one counts.
  */
 const TERM_SHARE = shareUnless(`(NOT $shareAll AND ${TEXT_CHUNK})`);
 
@@ -129,25 +140,84 @@ CALL () {${FULLTEXT_FIELDS.map(
   RETURN c, score`,
 ).join('\n  UNION ALL')}
 }
-WITH c.nodeId AS nodeId, max(score${TERM_SHARE}) AS score`;
+WITH c.nodeId AS nodeId, ${IS_NAME} AS name, max(score${TERM_SHARE}) AS score`;
 
 /**
- * Hybrid search in one round trip: both candidate lists, each node's score in each list
- * divided by that list's best (BM25 has no fixed scale), then `$alpha · vector + (1 − $alpha) ·
- * fulltext` (0 where a node is missing from a list). Unlike reciprocal rank fusion, a clear
- * lead (an exact name match far ahead of the rest) survives; docs/benchmarks.md has the
- * comparison. Scores lie in 0..1: 1 is first in both lists.
+ * How hybrid search puts each list's scores on one scale before `$alpha · vector + (1 − $alpha)
+ * · fulltext` (0 for a list a node is missing from; docs/benchmarks.md, "Retrieval quality" and
+ * "Fusion that never loses to its own lists"):
+ * - `z` (the default): a score less its list's lowest, divided by the list's standard deviation
+ *   (a z-score, shifted so that the list's last gets 0, as a node missing from it does). How far
+ *   a node stands above the rest of its list counts, not how close it comes to the list's best:
+ *   a full-text lead that BM25 marks as clear (a description's rare words) outweighs a small
+ *   vector lead, and a list whose top scores lie close together (a question's common words)
+ *   leaves the ranking to the other. A list whose scores are all equal gives each node its weight.
+ * - `best`: each score divided by its list's best (before issue 50): the best of each list is
+ *   worth the whole weight however narrow its lead.
+ * Either way the sum is divided by what a node first in both lists would get: scores lie in
+ * 0..1, 1 being first in both lists (for `z`, a node missing from a list can still be first).
  */
-const hybridHits = (inIndex?: InIndexFilter, names = false) => `
+export type Fusion = 'z' | 'best';
+
+/**
+ * Cypher: list `l`'s score `x` (or its best, `top`) on the scale of `fusion`, times `weight`; `l`
+ * carries `low`, `top`, `sd`. Under `z`, a name below the texts' lowest counts as missing (0), and
+ * a list without a spread (one text, or equal scores) gives each node the weight.
+ */
+const scaled = (fusion: Fusion, l: string, x: string, weight: string) =>
+  fusion === 'z'
+    ? `CASE WHEN NOT coalesce(${l}.sd, 0) > 0 THEN ${weight} WHEN ${x} > ${l}.low THEN ${weight} * (${x} - ${l}.low) / ${l}.sd ELSE 0.0 END`
+    : `CASE WHEN ${l}.top > 0 THEN ${weight} * ${x} / ${l}.top ELSE 0.0 END`;
+
+/**
+ * Cypher: a list of `{nodeId, name, score}` rows as `list`, and as `<list>Of` the figures {@link
+ * scaled} reads: the best score, and the lowest and the spread of the texts' scores alone (names
+ * are scaled by the texts' figures), so that name chunks beside texts (discovery) can come
+ * before texts but do not reorder them: the texts' lists are those of an index without names.
+ * Texts without a spread (one text, or none) take the whole list's figures.
+ */
+const listOf = (list: string) => {
+  const texts = 'CASE WHEN NOT name THEN score END';
+  return `collect({nodeId: nodeId, score: score}) AS ${list},
+    CASE WHEN stDevP(${texts}) > 0 THEN {top: max(score), low: min(${texts}), sd: stDevP(${texts})}
+      ELSE {top: max(score), low: min(score), sd: stDevP(score)} END AS ${list}Of`;
+};
+
+/**
+ * Hybrid search in one round trip: both candidate lists, fused per node by `fusion`
+ * ({@link Fusion}).
+ */
+const hybridHits = (inIndex?: InIndexFilter, names = false, fusion: Fusion = 'z') => {
+  /** The most a list gives (its best's part), 0 for an empty list. */
+  const most = (l: string, weight: string) =>
+    `CASE WHEN size(${l}) = 0 THEN 0.0 ELSE ${scaled(fusion, `${l}Of`, `${l}Of.top`, weight)} END`;
+  return `
 CALL () {${vectorHits(inIndex, NAME_SHARE, names)}
-  RETURN collect({nodeId: nodeId, score: score}) AS vector, max(score) AS vtop${inIndex ? ', coalesce(max(chunkHits), 0) AS chunkHits' : ''}
+  RETURN ${listOf('vector')}${inIndex ? ', coalesce(max(chunkHits), 0) AS chunkHits' : ''}
 }
 CALL () {${fulltextHits(inIndex)}
-  RETURN collect({nodeId: nodeId, score: score}) AS fulltext, max(score) AS ftop
+  RETURN ${listOf('fulltext')}
 }
-UNWIND [x IN vector | {nodeId: x.nodeId, s: CASE vtop WHEN 0 THEN 0.0 ELSE $alpha * x.score / vtop END}]
-  + [x IN fulltext | {nodeId: x.nodeId, s: CASE ftop WHEN 0 THEN 0.0 ELSE (1 - $alpha) * x.score / ftop END}] AS hit
-WITH ${inIndex ? 'chunkHits, ' : ''}hit.nodeId AS nodeId, sum(hit.s) AS score`;
+WITH ${inIndex ? 'chunkHits, ' : ''}vector, vectorOf, fulltext, fulltextOf, ${most('vector', '$alpha')} + ${most('fulltext', '(1 - $alpha)')} AS most
+UNWIND [x IN vector | {nodeId: x.nodeId, s: ${scaled(fusion, 'vectorOf', 'x.score', '$alpha')}}]
+  + [x IN fulltext | {nodeId: x.nodeId, s: ${scaled(fusion, 'fulltextOf', 'x.score', '(1 - $alpha)')}}] AS hit
+WITH ${inIndex ? 'chunkHits, ' : ''}most, hit.nodeId AS nodeId, sum(hit.s) AS s
+WITH ${inIndex ? 'chunkHits, ' : ''}nodeId, CASE WHEN most > 0 THEN s / most ELSE 0.0 END AS score`;
+};
+
+/** How a search query is written beyond its mode: see {@link searchQuery}. */
+export interface SearchQueryOptions {
+  /** Read each result's `rels` and `degree` too (`$scan`). */
+  withRels?: boolean;
+  /** A compiled predicate over `n`: only candidates that pass it are ranked. */
+  filter?: string;
+  /** The filter the vector index applies itself (Cypher 25). */
+  inIndex?: InIndexFilter;
+  /** The index keeps its name chunks' vectors apart and they are asked too (`$namesIndex`). */
+  names?: boolean;
+  /** Hybrid's fusion; default `z`. */
+  fusion?: Fusion;
+}
 
 /**
  * The search query of a mode, all in one round trip: `vector` over index `$index` (`$k` chunk
@@ -161,18 +231,24 @@ WITH ${inIndex ? 'chunkHits, ' : ''}hit.nodeId AS nodeId, sum(hit.s) AS score`;
  * its name chunks' vectors apart ({@link NAME_VECTOR}) and both vector indexes are asked
  * (`$namesIndex`).
  */
-export function searchQuery(
-  mode: 'vector' | 'fulltext' | 'hybrid',
-  withRels: boolean,
-  filter?: string,
-  inIndex?: InIndexFilter,
-  names = false,
-): string {
+export function searchQuery(mode: 'vector' | 'fulltext' | 'hybrid', o: SearchQueryOptions = {}): string {
+  const { withRels = false, filter, inIndex, names = false, fusion = 'z' } = o;
   const hits =
-    mode === 'vector' ? vectorHits(inIndex, NAME_SHARE, names) : mode === 'fulltext' ? fulltextHits(inIndex) : hybridHits(inIndex, names);
+    mode === 'vector'
+      ? vectorHits(inIndex, NAME_SHARE, names)
+      : mode === 'fulltext'
+        ? fulltextHits(inIndex)
+        : hybridHits(inIndex, names, fusion);
   const keep = inIndex && mode !== 'fulltext' ? ', chunkHits' : '';
   return (inIndex ? 'CYPHER 25' : '') + hits + (withRels ? rankedNodesWithRels(filter, keep) : rankedNodes(filter, keep));
 }
+
+/**
+ * Whether an index's names' vector index holds any chunk: the full-text index (`$ftIndex`) has
+ * a `nameText` (a name chunk's text and its vector are written together). One Lucene lookup,
+ * however large the index; a search of an index without names then skips the names' HNSW query.
+ */
+export const HAS_NAMES = `CALL db.index.fulltext.queryNodes($ftIndex, 'nameText:*', {limit: 1}) YIELD node RETURN count(node) > 0 AS any`;
 
 /** Which kind of index the database says does not exist, or null for any other error. */
 export function missingIndexKind(err: unknown): 'vector' | 'fulltext' | null {

@@ -10,6 +10,7 @@
  */
 import type { RetrievalMode } from '../../contract/search.js';
 import type { SearchFilter } from '../../contract/search-filter.js';
+import type { Fusion } from '../../graph/dialect/search-query.js';
 import type { CompiledFilter } from '../../graph/filters/filter-cypher.js';
 import { type CarriedFields, splitFilter } from '../../graph/filters/filter-index.js';
 import { type CarryPlan, inIndexOverfetch, labelField, propField } from '../index/carry.js';
@@ -38,6 +39,39 @@ export const LIST_OVERFETCH = 4;
  * to meaning (paraphrases, which no set measures).
  */
 export const HYBRID_ALPHA = 0.3;
+
+/**
+ * How hybrid puts its lists on one scale (src/graph/dialect/search-query.ts `Fusion`): `z`, how far a
+ * node stands above the rest of each list; at least as good as the better list on every measured set.
+ */
+export const HYBRID_FUSION: Fusion = 'z';
+
+/**
+ * Which hits are weighed by the share of the query's words they hold (src/graph/dialect/search-query.ts
+ * TERM_SHARE): name chunks only, so an index of text alone ranks by BM25 and the vectors as before
+ * the rule (on every text it cost questions 0.025 recall@1; docs/benchmarks.md, issue 50).
+ */
+export const TERM_SHARE_DEFAULT: 'none' | 'names' | 'all' = 'names';
+
+/**
+ * Name chunks asked of the names' vector index per wanted node, unfiltered, and the fewest asked.
+ * A name is a node's only chunk, so no over-fetch covers several chunks of one node; what is
+ * left is HNSW's beam (the number asked), whose recall@10 is 0.933 at 20 against 0.947 at 50
+ * ("Search recall by requested k" in docs/benchmarks.md). Names compete with texts only in the
+ * fused ranking, so at most `topK` of them are shown.
+ */
+export const NAMES_OVERFETCH = 2;
+export const MIN_NAMES = 20;
+
+/**
+ * Name chunks asked of the names' index in a round with `lists`: `topK` × {@link NAMES_OVERFETCH},
+ * at least {@link MIN_NAMES}, never more than the texts' `k` (top_k 10: 20 instead of 60 in
+ * vector mode, 40 in hybrid); a filtered search asks `k`, as it asks the texts, so that a full
+ * names' list widens the rounds as a full texts' list does.
+ */
+export function namesCount(lists: Lists, topK: number, filtered: boolean): number {
+  return filtered ? lists.k : Math.min(lists.k, Math.max(MIN_NAMES, candidateCount(topK, NAMES_OVERFETCH)));
+}
 
 /** Chunk hits asked of an index for `topK` nodes: `topK × overfetch`, rounded up. */
 export function candidateCount(topK: number, overfetch = OVERFETCH): number {

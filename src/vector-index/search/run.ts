@@ -8,12 +8,12 @@ import type { RetrievalMode, SourceNode } from '../../contract/search.js';
 import type { AutoRead } from '../../graph/access/auto-read.js';
 import { NEIGHBOR_SCAN, nodeContext, type RawNeighbor } from '../../graph/access/neighbors.js';
 import { fulltextIndexName, namesIndexName } from '../../graph/dialect/names.js';
-import { missingIndexKind, searchQuery } from '../../graph/dialect/search-query.js';
+import { type Fusion, missingIndexKind, searchQuery } from '../../graph/dialect/search-query.js';
 import { planNames } from '../../graph/text/text-plan.js';
 import type { SearchView } from '../index/record.js';
 import { nodeFields, textParams } from '../index/source.js';
 import { queryTerms } from './fulltext-query.js';
-import { type AppliedFilter, type Lists, roundSuffices, type SearchPlan, widen } from './plan.js';
+import { type AppliedFilter, type Lists, namesCount, roundSuffices, type SearchPlan, widen } from './plan.js';
 import { hitText, nodePath } from './result-text.js';
 
 /** How hits are weighed and worded: the same for every search of one searcher. */
@@ -22,6 +22,8 @@ export interface RoundSettings {
   alpha: number;
   /** Weigh hits by the share of the query's words they hold (src/graph/dialect/search-query.ts TERM_SHARE, NAME_SHARE). */
   termShare: 'none' | 'names' | 'all';
+  /** How hybrid fuses its lists (src/graph/dialect/search-query.ts {@link Fusion}). */
+  fusion: Fusion;
   /** Most characters of a result's text. */
   textChars: number;
   /** The configured graph (its nodes' paths omit the graph's name). */
@@ -34,6 +36,8 @@ export interface RoundOptions {
   graph: string;
   index: string;
   view: SearchView;
+  /** Whether the names' vector index is asked: the index keeps names apart and holds some. */
+  names: boolean;
   mode: RetrievalMode;
   /** The user's words. */
   query: string;
@@ -57,7 +61,13 @@ export interface RoundResult {
 export async function runRound(o: RoundOptions): Promise<RoundResult> {
   const { view, filter, settings } = o;
   const inIndex = filter?.inIndex ? { index: o.index, where: filter.inIndex.cypher } : undefined;
-  const cypher = searchQuery(o.mode, o.neighbors > 0, filter?.post?.cypher, inIndex, view.namesIndex);
+  const cypher = searchQuery(o.mode, {
+    withRels: o.neighbors > 0,
+    filter: filter?.post?.cypher,
+    inIndex,
+    names: o.names,
+    fusion: settings.fusion,
+  });
   const records = await o.read(cypher, {
     index: o.index,
     namesIndex: namesIndexName(o.index),
@@ -74,6 +84,7 @@ export async function runRound(o: RoundOptions): Promise<RoundResult> {
     textChars: neo4j.int(settings.textChars),
     alpha: settings.alpha,
     k: neo4j.int(o.lists.k),
+    kn: neo4j.int(namesCount(o.lists, o.topK, filter !== null)),
     kf: neo4j.int(o.lists.kf),
     topK: neo4j.int(o.topK),
     scan: neo4j.int(NEIGHBOR_SCAN),

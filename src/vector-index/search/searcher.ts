@@ -31,7 +31,8 @@ import { unknownModel } from '../../embeddings/embedders.js';
 import { DomainError } from '../../errors.js';
 import { type AutoRead, withAutoRead } from '../../graph/access/auto-read.js';
 import { assertGraph, type GraphStore } from '../../graph/access/driver.js';
-import { missingIndexKind } from '../../graph/dialect/search-query.js';
+import { type Fusion, HAS_NAMES, missingIndexKind } from '../../graph/dialect/search-query.js';
+import { fulltextIndexName } from '../../graph/dialect/names.js';
 import { indexStatements } from '../../graph/dialect/index-statements.js';
 import { type CompiledFilter, compileFilter } from '../../graph/filters/filter-cypher.js';
 import { createTtlCache } from '../../lib/ttl-cache.js';
@@ -39,7 +40,18 @@ import { metaWrites, readIndexMeta, type SearchView, searchView } from '../index
 import { resolveIndexName } from '../index/target.js';
 import { createListMemory, MAX_FILTER_CANDIDATES } from './filter.js';
 import { createFilterNameCheck } from './filter-names.js';
-import { applyFilter, carriedFields, filterPath, HYBRID_ALPHA, OVERFETCH, planSearch, queryForms, runnableMode } from './plan.js';
+import {
+  applyFilter,
+  carriedFields,
+  filterPath,
+  HYBRID_ALPHA,
+  HYBRID_FUSION,
+  OVERFETCH,
+  planSearch,
+  queryForms,
+  runnableMode,
+  TERM_SHARE_DEFAULT,
+} from './plan.js';
 import { createQueryVectors, type QueryVectors } from './query-vectors.js';
 import { type RoundOptions, type RoundSettings, runPlanned, searchFiltered } from './run.js';
 import type { SearchRequest, VectorSearcher } from './types.js';
@@ -90,17 +102,35 @@ export interface VectorSearcherOptions {
   overfetch?: number;
   /**
    * Weigh hits by the share of the query's words they hold (src/graph/dialect/search-query.ts TERM_SHARE):
-   * `all` (default), every full-text hit and, in the vector lists (vector mode, hybrid), chunks
-   * that are a name alone (by ½ + ½ · share: NAME_SHARE); `names`, name chunks only in both
-   * lists; `none`, the scores alone. bench:quality compares them.
+   * `names` (default, {@link TERM_SHARE_DEFAULT}), chunks that are a name alone, in the full-text
+   * list and in the vector lists (vector mode, hybrid; by ½ + ½ · share: NAME_SHARE); `all`, every
+   * full-text hit too (the default before issue 50); `none`, the scores alone. bench:quality compares them.
    */
   termShare?: 'none' | 'names' | 'all';
+  /** How hybrid fuses its two lists (src/graph/dialect/search-query.ts `Fusion`); default {@link HYBRID_FUSION}. bench:quality compares them. */
+  fusion?: Fusion;
   /** Query embedding (cache and coalescing); default one of `QUERY_VECTOR_CACHE_SIZE` vectors over `deps.embedders`. */
   queryVectors?: QueryVectors;
 }
 
-/** An index's record as searches use it, with the fields its carried values give a filter. */
-type IndexView = SearchView & { carried: { carry: NonNullable<SearchView['carry']>; fields: ReturnType<typeof carriedFields> } | null };
+/**
+ * An index's record as searches use it, with the fields its carried values give a filter, and
+ * whether its names' vector index is asked (`names`: it exists and holds a name).
+ */
+type IndexView = SearchView & {
+  carried: { carry: NonNullable<SearchView['carry']>; fields: ReturnType<typeof carriedFields> } | null;
+  names: boolean;
+};
+
+/** Whether `index` holds a name chunk ({@link HAS_NAMES}); true when that cannot be read (the full-text index missing during a build). */
+async function holdsNames(store: GraphStore, graph: string, index: string): Promise<boolean> {
+  try {
+    const records = await withAutoRead(store, graph, (read) => read(HAS_NAMES, { ftIndex: fulltextIndexName(index) }));
+    return records[0]?.get('any') !== false;
+  } catch {
+    return true;
+  }
+}
 
 /** Each index's chunk count (where a filtered search stops widening), read at most once per {@link FILTER_NAMES_TTL_MS}. */
 function createChunkCounter(store: GraphStore): (graph: string, index: string) => Promise<number> {
@@ -123,8 +153,10 @@ function createViewReader(store: GraphStore, textProperty: string): (graph: stri
       const view = searchView(await readIndexMeta(store.driver, graph, index), textProperty);
       // Filtering inside the index needs the chunks' carried values and a server that still takes `SEARCH`.
       const carry = view.carry && (await store.server().catch(() => null))?.vectorFilters ? view.carry : null;
+      // An index of text alone has an empty names' index: not asked (one HNSW query fewer), until a sync adds a name (seen within the TTL).
+      const names = view.namesIndex && (await holdsNames(store, graph, index));
       // Built once per record read, not per search.
-      return { ...view, carry, carried: carry ? { carry, fields: carriedFields(carry) } : null };
+      return { ...view, carry, carried: carry ? { carry, fields: carriedFields(carry) } : null, names };
     });
 }
 
@@ -146,7 +178,8 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
   const overfetch = opts.overfetch ?? OVERFETCH;
   const settings: RoundSettings = {
     alpha: opts.alpha ?? HYBRID_ALPHA,
-    termShare: opts.termShare ?? 'all',
+    termShare: opts.termShare ?? TERM_SHARE_DEFAULT,
+    fusion: opts.fusion ?? HYBRID_FUSION,
     textChars: config.SEARCH_TEXT_MAX_CHARS,
     defaultGraph: config.GRAPHDB_GRAPH,
   };
@@ -177,6 +210,7 @@ export function createVectorSearcher(deps: VectorSearchDeps, opts: VectorSearche
       graph,
       index,
       view,
+      names: view.names,
       mode: plan.mode,
       query,
       q: forms.q,

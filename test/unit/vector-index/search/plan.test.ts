@@ -13,6 +13,9 @@ import {
   filterPath,
   firstLists,
   LIST_OVERFETCH,
+  MIN_NAMES,
+  NAMES_OVERFETCH,
+  namesCount,
   OVERFETCH,
   planSearch,
   queryForms,
@@ -22,6 +25,19 @@ import {
 } from '../../../../src/vector-index/search/plan.js';
 
 const carry: CarryPlan = { labels: ['Pathway'], properties: ['species'], lists: [], chunksPerNode: 2 };
+
+describe('namesCount', () => {
+  it("asks the names' index for topK × NAMES_OVERFETCH unfiltered, at least MIN_NAMES, never more than the texts' k", () => {
+    expect(namesCount({ k: 60, kf: 40 }, 10, false)).toBe(Math.max(MIN_NAMES, 10 * NAMES_OVERFETCH));
+    expect(namesCount({ k: 60, kf: 40 }, 10, false)).toBeLessThan(60);
+    expect(namesCount({ k: 300, kf: 200 }, 50, false)).toBe(50 * NAMES_OVERFETCH);
+    expect(namesCount({ k: 6, kf: 4 }, 1, false)).toBe(6);
+  });
+
+  it('asks it for k when filtered, so that a full names list widens the rounds as a full texts list does', () => {
+    expect(namesCount({ k: 500, kf: 40 }, 10, true)).toBe(500);
+  });
+});
 
 describe('queryForms', () => {
   it('a full-text query without an indexable word is searched by meaning', () => {
