@@ -2,7 +2,7 @@
  * Import rules that CI enforces (`npm run lint:deps`, part of `npm test`): no cycles, and no
  * module importing one from a higher layer. Layers, lowest first (docs/architecture.md, "Layers"):
  *
- *   lib ← contract ← config/errors ← graph, embeddings ← vector-index, store, llm ← deps
+ *   lib ← contract ← config/errors ← graph, embeddings ← vector-index, store, llm, examples ← deps
  *     ← tools, chat, agent, mcp, status ← routes ← app ← ui ← server ← runtime, cli
  *
  * A module may import its own layer and any below it. Type-only imports count too: a type
@@ -13,7 +13,7 @@ const LAYERS = [
   ['^src/contract/'],
   ['^src/config\\.ts$', '^src/errors\\.ts$'],
   ['^src/graph/', '^src/embeddings/'],
-  ['^src/vector-index/', '^src/store/', '^src/llm/'],
+  ['^src/vector-index/', '^src/store/', '^src/llm/', '^src/examples/'],
   ['^src/deps\\.ts$'],
   ['^src/tools/', '^src/chat/', '^src/agent/', '^src/mcp/', '^src/status/'],
   ['^src/routes/'],

@@ -18,6 +18,7 @@ import { graphNodeRoutes } from './routes/graph-node.js';
 import { guards } from './routes/guards.js';
 import { healthRoutes } from './routes/health.js';
 import { indexBuildRoutes } from './routes/index-build.js';
+import { exampleRoutes } from './routes/examples.js';
 import { mcpRoutes } from './routes/mcp.js';
 import { queryRoutes } from './routes/query.js';
 import { statusRoutes } from './routes/status.js';
@@ -69,6 +70,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.route('/', statusRoutes(deps));
   app.route('/', queryRoutes());
   app.route('/', indexBuildRoutes(deps));
+  app.route('/', exampleRoutes(deps));
   app.route('/', vectorRoutes(deps));
   app.route('/', graphNodeRoutes(deps));
   app.route('/', chatRoutes(deps));

@@ -265,6 +265,15 @@ const EnvSchema = z.object({
   GRAPH_QUERY_MAX_CHARS: z.coerce.number().int().min(500).default(20_000),
   /** `graph_query` calls one process runs at once (agent and MCP together); more wait, too many waiting are refused as busy. */
   GRAPH_QUERY_MAX_CONCURRENT: z.coerce.number().int().min(1).max(256).default(4),
+  /**
+   * A JSON Lines file of examples for the agent, `{"question", "cypher", "note"?}` a line
+   * (src/examples/, docs/chat-and-mcp.md "Examples"): each is checked against the graph as
+   * `graph_query` checks a query, and the closest to a question go into the agent's prompt.
+   * Unset: only examples added through `POST /dev/examples` or the CLI.
+   */
+  EXAMPLES_FILE: z.preprocess(unsetIfEmpty, z.string().optional()),
+  /** Examples at most in the agent's prompt, the closest to the question, within the context budget; 0 turns them off. */
+  AGENT_EXAMPLES: z.coerce.number().int().min(0).max(50).default(3),
   /** Upper bound of the graph skeleton in the agent's system prompt, in characters. */
   SKELETON_MAX_CHARS: z.coerce.number().int().min(500).default(4_000),
   /** Age after which the graph skeleton is recomputed on next use, in ms. */

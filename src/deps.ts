@@ -16,6 +16,7 @@ import type { RateLimiter } from './store/rate-limit.js';
 import type { SessionStore } from './store/sessions.js';
 import type { UserStore } from './store/users.js';
 import type { KvStore } from './store/redis.js';
+import type { AgentExamples } from './examples/examples.js';
 
 /** Reads a static file shipped in `dist/public/` (path relative to it), or null when absent. */
 export type AssetLoader = (path: string) => Promise<Uint8Array | null>;
@@ -47,6 +48,8 @@ export interface AppDeps {
   readonly skeleton: SkeletonCache;
   /** Names closest in meaning for query notices, over the search's embedding model (src/lib/names-by-meaning.ts). */
   readonly meaning?: NamesByMeaning;
+  /** Question and Cypher examples for the agent, per graph, checked against it (src/examples/); absent in some tests. */
+  readonly examples?: AgentExamples;
   /**
    * Aborted when the service starts to stop, before the servers drain: long-lived streams
    * (MCP sessions) end on it so that draining does not wait for clients. Absent in tests.

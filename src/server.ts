@@ -23,6 +23,8 @@ import { createSessionStore } from './store/sessions.js';
 import { createUserStore } from './store/users.js';
 import { createKvStore } from './store/redis.js';
 import { createUiApp } from './ui/app.js';
+import { createAgentExamples } from './examples/examples.js';
+import { createExampleStore } from './store/examples.js';
 
 /** A fetch handler, as every runtime's server takes it. */
 export type FetchHandler = (req: Request) => Response | Promise<Response>;
@@ -74,12 +76,14 @@ export function createDeps(config: Config, assets: AssetLoader, opts: { runtime?
     skeleton: { searchable: (db) => searchableProperties(base.graph.driver, db, config.VECTOR_INDEX_NAME) },
   });
   const { kv } = base;
+  // The search's model: in-process by default, so a name is embedded in microseconds.
+  const meaning = createNamesByMeaning(async (texts) => (await base.embedders.get(config.EMBEDDING_MODEL)).embed(texts));
   return {
     ...base,
     search: createVectorSearcher(base),
     skeleton,
-    // The search's model: in-process by default, so a name is embedded in microseconds.
-    meaning: createNamesByMeaning(async (texts) => (await base.embedders.get(config.EMBEDDING_MODEL)).embed(texts)),
+    meaning,
+    examples: createAgentExamples({ ...base, skeleton, meaning, store: createExampleStore(kv) }),
     jobs: createJobStore(kv, { maxPending: config.QUEUE_MAX_PENDING }),
     users: createUserStore(kv),
     sessions: createSessionStore(kv),
@@ -107,6 +111,8 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
   const worker = config.SERVICE_ROLE === 'api' ? undefined : await startChatWorker(deps);
   // Indexes follow the graph's own writes (created, changed, deleted nodes); workers do it, one at a time per index.
   const sync = worker && config.INDEX_SYNC_INTERVAL_MS > 0 ? startIndexSync(deps) : undefined;
+  // The examples checked against the graph now (rejections logged), not awaited either.
+  deps.examples?.load(config.GRAPHDB_GRAPH).catch((err) => deps.log.warn('examples not checked', { error: err }));
   // The agent's graph skeleton, not awaited: a graph database that is down must not stop start-up.
   if (worker) deps.skeleton.refresh(config.GRAPHDB_GRAPH).catch((err) => deps.log.warn('graph skeleton not computed', { error: err }));
   // What the graph server can do (version, Cypher 25, vector index filters), learned now, not awaited either.

@@ -15,11 +15,13 @@ import type { SkeletonCache } from '../graph/shape/skeleton-cache.js';
 import type { Logger } from '../lib/log.js';
 import { DATA_TOOLS } from './data-tools.js';
 import { MAX_ITERATIONS, runAgentLoop } from './loop.js';
-import { buildSystemPrompt } from './prompt.js';
+import { buildSystemPrompt, systemPromptFloor } from './prompt.js';
 import { SCHEMA_TOOLS } from './schema-tools.js';
 import { searchToolDescription } from '../tools/definitions.js';
 import type { AgentTool } from './tools.js';
 import type { NamesByMeaning } from '../lib/names-by-meaning.js';
+import type { AgentExamples } from '../examples/examples.js';
+import { examplesForPrompt } from './examples.js';
 
 /** The eight tools: overview, vector_search, graph_query, then the other schema tools. */
 export const AGENT_TOOLS: readonly AgentTool[] = [SCHEMA_TOOLS[0]!, ...DATA_TOOLS, ...SCHEMA_TOOLS.slice(1)];
@@ -31,6 +33,8 @@ export interface AgentHandlerOptions {
   skeleton: SkeletonCache;
   /** Suggests names by meaning in graph_query's notices (`deps.meaning`); none without it. */
   meaning?: NamesByMeaning;
+  /** The graph's examples; the closest to a question go into its prompt (`AGENT_EXAMPLES`). None without it. */
+  examples?: AgentExamples;
   config: Pick<
     Config,
     | 'EMBEDDING_MODEL'
@@ -42,6 +46,7 @@ export interface AgentHandlerOptions {
     | 'GRAPH_QUERY_MAX_ROWS'
     | 'GRAPH_QUERY_MAX_CHARS'
     | 'GRAPH_QUERY_MAX_CONCURRENT'
+    | 'AGENT_EXAMPLES'
   >;
   log?: Logger;
   /** Default 32 (the contract's limit); tests may lower it. */
@@ -58,11 +63,27 @@ export function createAgentHandler(opts: AgentHandlerOptions): RouteHandler {
   return async (input) => {
     const sources = new Map<number, SourceNode>();
     const skeleton = await opts.skeleton.current(input.graph);
-    const messages: ChatCompletionMessageParam[] = [
-      { role: 'system', content: buildSystemPrompt({ graph: input.graph, skeleton, maxIterations }) },
+    const conversation: ChatCompletionMessageParam[] = [
       ...input.history.map((m) => ({ role: m.role, content: m.content }) as ChatCompletionMessageParam),
       { role: 'user', content: input.question },
     ];
+    // The closest examples, in the system prompt before the overview; none: the prompt as it was.
+    const k = input.examples === false || !opts.examples ? 0 : config.AGENT_EXAMPLES;
+    const base = { graph: input.graph, skeleton, maxIterations };
+    const examples = k
+      ? await examplesForPrompt({
+          examples: opts.examples!,
+          graph: input.graph,
+          k,
+          prompt: base,
+          conversation,
+          tools,
+          llm: input.llm,
+          log: opts.log,
+        })
+      : null;
+    const prompt = examples ? { ...base, examples } : base;
+    const messages: ChatCompletionMessageParam[] = [{ role: 'system', content: buildSystemPrompt(prompt) }, ...conversation];
     const result = await runAgentLoop({
       llm: input.llm,
       messages,
@@ -86,6 +107,7 @@ export function createAgentHandler(opts: AgentHandlerOptions): RouteHandler {
       signal: input.signal,
       maxIterations,
       retryDelayMs: config.LLM_RETRY_DELAY_MS,
+      ...(examples ? { systemFloorChars: systemPromptFloor(prompt) } : {}),
     });
     opts.log?.debug('agent done', { iterations: result.iterations, limitReached: result.limitReached });
     return { answer: result.answer, sources: [...sources.values()], token_usage: result.usage };

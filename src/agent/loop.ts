@@ -41,6 +41,8 @@ export interface AgentLoopOptions {
   retryDelayMs?: number;
   /** 429 retries per model call (default 3). */
   retries?: number;
+  /** Characters of the system prompt the context budget keeps at least (`systemPromptFloor`: its examples are never cut). */
+  systemFloorChars?: number;
 }
 
 /** The loop's outcome. */
@@ -86,7 +88,7 @@ export async function runAgentLoop(opts: AgentLoopOptions): Promise<AgentLoopRes
     const last = atLimit || stuck;
     if (atLimit && max > 1) messages.push({ role: 'system', content: limitReachedInstruction(max) });
     else if (stuck) messages.push({ role: 'system', content: STUCK_INSTRUCTION });
-    const fitted = fitContext(messages, tools, budget, questionIndex);
+    const fitted = fitContext(messages, tools, budget, questionIndex, opts.systemFloorChars);
     await opts.emit({ type: 'agent_step', data: { iteration, model: llm.model, prompt_tokens: fitted.promptTokens } });
 
     const body = {

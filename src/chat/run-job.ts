@@ -140,6 +140,7 @@ async function answer(run: JobRun): Promise<JobOutcome> {
     emit: run.emit,
     recordUsage: run.recordUsage,
     signal,
+    ...(job.llm.examples === 'off' ? { examples: false } : {}),
   }).catch((err: unknown) => {
     const failure = signal.aborted || decision.route !== 'agent' ? null : llmFailureOf(err);
     // An overloaded server keeps its own message (HTTP status, retries); the others get the fix.

@@ -5,13 +5,14 @@
  */
 import { createAgentHandler } from '../agent/handler.js';
 import type { AppDeps } from '../deps.js';
+import { createNodeFacts } from '../graph/shape/node-facts.js';
 import { createJobQueue } from '../store/queue.js';
 import { createLookupHandler } from './lookup.js';
 import type { ChatHandlers } from './run-job.js';
 import { createChatWorker, type ChatWorker } from './worker.js';
 
 /** What {@link createChatHandlers} reads of the app's dependencies. */
-export type ChatHandlerDeps = Pick<AppDeps, 'search' | 'graph' | 'skeleton' | 'meaning' | 'config' | 'log'>;
+export type ChatHandlerDeps = Pick<AppDeps, 'search' | 'graph' | 'skeleton' | 'meaning' | 'examples' | 'config' | 'log'>;
 
 /** What the worker itself reads of the app's dependencies (its queue client is its own). */
 export type ChatWorkerDeps = Pick<AppDeps, 'kv' | 'jobs' | 'limiter' | 'events' | 'config' | 'log' | 'llm'>;
@@ -24,12 +25,16 @@ export function createChatHandlers(deps: ChatHandlerDeps): ChatHandlers {
       model: deps.config.EMBEDDING_MODEL,
       topK: deps.config.VECTOR_SEARCH_TOP_K,
       neighbors: deps.config.SEARCH_NEIGHBORS,
+      // The schema orders a node's values as the first view does; without one at hand, none is waited for.
+      facts: createNodeFacts({ graph: deps.graph, schema: (graph) => deps.skeleton.schema(graph, 0) }),
+      onFactsError: (err) => deps.log.warn('lookup facts unavailable', { error: err }),
     }),
     agent: createAgentHandler({
       graph: deps.graph,
       search: deps.search,
       skeleton: deps.skeleton,
       meaning: deps.meaning,
+      examples: deps.examples,
       config: deps.config,
       log: deps.log,
     }),

@@ -22,6 +22,8 @@ export interface RouteInput {
   recordUsage(usage: TokenUsage): Promise<void>;
   /** Aborted when the worker shuts down past its grace period. */
   signal: AbortSignal;
+  /** False: leave the graph's examples out of the agent's prompt (`x-agent-examples: off`); default true. */
+  examples?: boolean;
 }
 
 /** What a route handler returns; the worker adds the router's usage and the session id. */

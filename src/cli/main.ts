@@ -7,12 +7,14 @@ import { describeStartError } from '../config.js';
 import { buildIndexCommand } from './build-index.js';
 import type { Command } from './command.js';
 import { evalCommand } from './eval/command.js';
+import { examplesCommand } from './examples.js';
 import { loadSampleCommand } from './load-sample.js';
 import { statusCommand } from './status.js';
 
 const COMMANDS: Record<string, Command> = {
   'build-index': buildIndexCommand,
   eval: evalCommand,
+  examples: examplesCommand,
   'load-sample': loadSampleCommand,
   status: statusCommand,
 };

@@ -32,6 +32,8 @@ export function formatStatus(s: Status, urls: { api: string; ui: string }): stri
       );
   }
   if (s.sync) lines.push(`  ${syncLine(s.sync)}`);
+  if (s.examples?.count)
+    lines.push(`  agent examples: ${s.examples.count} in use, the closest ${s.examples.per_prompt} in each agent prompt`);
   lines.push(`  chat: ${urls.ui}   API docs: ${urls.api}/docs   report: ${urls.api}/status`);
   return lines.join('\n');
 }

@@ -30,6 +30,32 @@ export const NeighborSchema = z
 /** A relationship of a search result. */
 export type Neighbor = z.infer<typeof NeighborSchema>;
 
+/** One of a node's own values, as a chat lookup's source shows it beside its text. */
+export const NodeFactSchema = z
+  .object({
+    key: z.string().describe('Property name'),
+    value: z
+      .union([z.string(), z.number(), z.boolean()])
+      .describe('Its value: a number or boolean as stored; a date, a time or a short list as text (a midnight time left out)'),
+  })
+  .openapi('NodeFact');
+
+/** A node's own value. */
+export type NodeFact = z.infer<typeof NodeFactSchema>;
+
+/** A node's relationships of one type and direction, counted. */
+export const RelationshipCountSchema = z
+  .object({
+    type: z.string().describe('Relationship type'),
+    direction: z.enum(['out', 'in']).describe('As in `neighbors`'),
+    count: z.number().int().describe('How many relationships of this type and direction the node has'),
+    labels: z.array(z.string()).describe('Labels of the nodes at the other end, most common first (at most 3; from a sample)'),
+  })
+  .openapi('RelationshipCount');
+
+/** A count of a node's relationships by type and direction. */
+export type RelationshipCount = z.infer<typeof RelationshipCountSchema>;
+
 /** A search hit; the same shape as chat `sources` items and MCP `vector_search` results. */
 export const SourceNodeSchema = z
   .object({
@@ -49,7 +75,8 @@ export const SourceNodeSchema = z
       .number()
       .describe(
         'Relevance, higher is better: in `vector` mode the cosine similarity of the best matching chunk; in `fulltext` ' +
-          "mode its BM25 score (unbounded); in `hybrid` mode a weighted sum of both scores, each divided by its list's best, so 0..1",
+          "mode its BM25 score (unbounded); in `hybrid` mode a weighted sum of both scores, each as far above its list's last as " +
+          'the list spreads (a z-score), divided by what a node first in both lists gets, so 0..1',
       ),
     labels: z.array(z.string()),
     neighbors: z
@@ -57,6 +84,21 @@ export const SourceNodeSchema = z
       .optional()
       .describe('Some relationships of the node (when asked for): a bounded selection of as many types as fit'),
     degree: z.number().int().optional().describe('All relationships of the node (present with `neighbors`)'),
+    facts: z
+      .array(NodeFactSchema)
+      .optional()
+      .describe(
+        "Chat lookup sources only: a few of the node's own values (numbers, dates, booleans, short strings; never identifiers, " +
+          'links, blobs or placeholders such as `NULL`, nor what `displayName` and `text` already show), most useful first, ' +
+          'at most 8 in 240 characters',
+      ),
+    relationshipCounts: z
+      .array(RelationshipCountSchema)
+      .optional()
+      .describe(
+        'Chat lookup sources only, when `neighbors` does not list every relationship: the relationships counted by type and ' +
+          'direction, most common first (at most 8)',
+      ),
   })
   .openapi('SourceNode');
 

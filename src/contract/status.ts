@@ -5,6 +5,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import { TextPlanSchema } from './text-plan.js';
+import { ExamplesStatusSchema } from './examples.js';
 
 /** State of one index of the search index pair. */
 export const IndexStateSchema = z.enum(['online', 'populating', 'failed', 'missing']);
@@ -16,8 +17,10 @@ export type IndexState = z.infer<typeof IndexStateSchema>;
 export const StatusCheckSchema = z
   .object({
     id: z
-      .enum(['graphdb', 'kvstore', 'graph', 'settings', 'model-files', 'index', 'workers', 'router-model', 'agent-model'])
-      .describe('`settings` (extension): INDEX_LABELS, INDEX_PROPERTIES, INDEX_FILTER_PROPERTIES checked against the graph, when set'),
+      .enum(['graphdb', 'kvstore', 'graph', 'settings', 'model-files', 'index', 'workers', 'router-model', 'agent-model', 'examples'])
+      .describe(
+        '`settings` (extension): INDEX_LABELS, INDEX_PROPERTIES, INDEX_FILTER_PROPERTIES checked against the graph, when set; `examples` (extension): the agent examples, when the graph has any or EXAMPLES_FILE is set',
+      ),
     ok: z.boolean(),
     required: z.boolean().describe('false: chat still answers without it (by lookup), with less'),
     title: z.string().describe('What is checked, for people'),
@@ -211,6 +214,7 @@ export const StatusSchema = z
       .describe(
         'Extension: the index sync (nodes created, changed or deleted in the graph reach search without a build); null: store down',
       ),
+    examples: ExamplesStatusSchema.optional(),
     checks: z.array(StatusCheckSchema),
   })
   .openapi('Status');

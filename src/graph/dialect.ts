@@ -29,6 +29,7 @@
  * or, if Neo4j reused the deleted node's id, at a new node; the next build removes both kinds.
  */
 
+import { quoteName } from './dialect/names.js';
 import { NODE_RELS, dbIdOf, hasText, nameFieldsOf, nodeSig, notIndexNode, textFields } from './dialect/node-cypher.js';
 
 const NOT_INDEX_NODE = notIndexNode('n');
@@ -91,3 +92,52 @@ CALL () {
 WITH n WHERE ${dbIdOf('n')} = $id AND ${NOT_INDEX_NODE}
 WITH n ORDER BY id(n) LIMIT 1${NODE_RELS}
 RETURN n, ${nameFieldsOf('n')} AS nameFields, rels, COUNT { (n)--() } AS degree`;
+
+/**
+ * The tail of {@link NODE_FACTS_BY_ID} and {@link NODE_FACTS_BY_DBID}, per node `n` (`id` its dbId):
+ * `props`, its own values of the kinds a fact can be (src/graph/shape/own-values.ts), each read
+ * once: strings of at most `$chars` characters, lists of at most `$items` items (longer strings
+ * in them null), numbers, booleans and temporal values; anything else (a long text, a blob, a
+ * point, a vector) null. `groups`: its first `$scan` relationships counted by type, direction
+ * and the other end's first label; `degree` from the count store.
+ */
+const FACT_TAIL = `
+CALL (n) {
+  MATCH (n)-[r]-(m) WHERE ${notIndexNode('m')}
+  WITH n, r, m LIMIT $scan
+  WITH type(r) AS type, startNode(r) = n AS out, head(labels(m)) AS label, count(*) AS count
+  RETURN collect({type: type, out: out, label: label, count: count}) AS groups
+}
+RETURN id AS dbId, elementId(n) AS nodeId, labels(n) AS labels, groups, COUNT { (n)--() } AS degree,
+  [k IN keys(n) WHERE NOT k STARTS WITH '__' | [k, [x IN [n[k]] | CASE
+    WHEN x IS :: STRING THEN CASE WHEN size(x) <= $chars THEN x END
+    WHEN x IS :: BOOLEAN | INTEGER | FLOAT | DATE | LOCAL DATETIME | ZONED DATETIME | LOCAL TIME | ZONED TIME | DURATION THEN x
+    WHEN x IS :: LIST<ANY> THEN CASE WHEN size(x) <= $items THEN [e IN x | CASE WHEN e IS :: STRING AND size(e) > $chars THEN null ELSE e END] END
+  END][0]]] AS props`;
+
+/**
+ * What a lookup answer shows of the nodes whose database ids are `$ids`, as results report them
+ * ({@link dbIdOf}: those without an integer `dbId` property), by id (no scan); see {@link FACT_TAIL}.
+ */
+export const NODE_FACTS_BY_ID = `
+UNWIND $ids AS id
+MATCH (n) WHERE id(n) = id AND ${dbIdOf('n')} = id AND ${NOT_INDEX_NODE}${FACT_TAIL}`;
+
+/** The same for nodes whose integer `dbId` property is in `$ids` (the oldest of those sharing one). */
+export const NODE_FACTS_BY_DBID = `
+MATCH (n) WHERE n.dbId IN $ids AND n.dbId IS :: INTEGER AND ${NOT_INDEX_NODE}
+WITH n.dbId AS id, n ORDER BY id(n)
+WITH id, head(collect(n)) AS n${FACT_TAIL}`;
+
+/**
+ * Exact counts of node `$nodeId`'s (an elementId) relationships of each of `keys` (`>TYPE`:
+ * outgoing, `<TYPE`: incoming), as `counts` in the same order: the count store's degree per
+ * type, whatever the node's size. Types are written out (a pattern cannot take one as a parameter).
+ */
+export function typeCountsQuery(keys: readonly string[]): string {
+  const count = (key: string) => {
+    const type = quoteName(key.slice(1));
+    return key[0] === '>' ? `COUNT { (n)-[:${type}]->() }` : `COUNT { (n)<-[:${type}]-() }`;
+  };
+  return `MATCH (n) WHERE elementId(n) = $nodeId RETURN [${keys.map(count).join(', ')}] AS counts`;
+}

@@ -10,6 +10,7 @@
  */
 
 import { withTimeout } from './timeout.js';
+import { cosine } from './vector.js';
 
 /** Embeds texts, one vector per text (an embedding model's `embed`). */
 export type EmbedTexts = (texts: string[]) => Promise<Float32Array[]>;
@@ -49,16 +50,6 @@ export function nameWords(name: string): string {
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim()
     .toLowerCase();
-}
-
-function cosine(a: Float32Array, b: Float32Array): number {
-  let [dot, na, nb] = [0, 0, 0];
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!;
-    na += a[i]! * a[i]!;
-    nb += b[i]! * b[i]!;
-  }
-  return na && nb ? dot / Math.sqrt(na * nb) : 0;
 }
 
 /** Suggestions by meaning over `embed`, with each name's vector kept. */

@@ -87,9 +87,30 @@ function shortenSystem(text: string, chars: number): string {
 }
 
 /**
+ * Tokens `budget` leaves beside `messages` and `tools` once the system prompt is cut to its
+ * floor (`floorChars`, at least its instructions; its end, the graph overview, is what
+ * {@link fitContext} cuts first): the room a block placed before the overview may take (the
+ * agent's examples, src/examples/prompt.ts). Negative when even the floor does not fit.
+ */
+export function spareTokens(
+  messages: readonly ChatCompletionMessageParam[],
+  tools: readonly ChatCompletionTool[],
+  budget: Pick<ContextBudget, 'contextTokens' | 'reserveTokens'>,
+  floorChars = SYSTEM_FLOOR,
+): number {
+  const out = [...messages];
+  const first = out[0];
+  if (first?.role === 'system' && typeof first.content === 'string') {
+    out[0] = { role: 'system', content: shortenSystem(first.content, Math.max(SYSTEM_FLOOR, floorChars)) };
+  }
+  return budget.contextTokens - budget.reserveTokens - estimatePrompt(out, tools);
+}
+
+/**
  * `messages` made to fit `budget` with `tools`; the input is not changed. `questionIndex` is
  * the index of the user's question: messages between the system prompt and it are history,
- * messages after it are this answer's tool turns.
+ * messages after it are this answer's tool turns. `systemFloor`: characters of the system prompt
+ * kept at least (its instructions and the agent's examples; default and minimum 2,000).
  * @returns the messages to send and their estimated prompt tokens.
  * @throws ContextBudgetError when the system prompt's floor and the question alone do not fit.
  */
@@ -98,6 +119,7 @@ export function fitContext(
   tools: readonly ChatCompletionTool[],
   budget: ContextBudget,
   questionIndex: number,
+  systemFloor = SYSTEM_FLOOR,
 ): { messages: ChatCompletionMessageParam[]; promptTokens: number } {
   const limit = budget.contextTokens - budget.reserveTokens;
   let out = [...messages];
@@ -107,8 +129,9 @@ export function fitContext(
 
   // 1. The system prompt from its end, in steps, down to its instructions.
   const system = out[0]?.role === 'system' && typeof out[0].content === 'string' ? out[0].content : null;
-  for (let chars = system ? system.length : 0; system && size() > limit && chars > SYSTEM_FLOOR; ) {
-    chars = Math.max(SYSTEM_FLOOR, Math.floor(chars * 0.7));
+  const floor = Math.max(SYSTEM_FLOOR, systemFloor);
+  for (let chars = system ? system.length : 0; system && size() > limit && chars > floor; ) {
+    chars = Math.max(floor, Math.floor(chars * 0.7));
     out[0] = { role: 'system', content: shortenSystem(system, chars) };
   }
   // 2. Tool results older than the last turn: to 5 rows, to 1, then left out.

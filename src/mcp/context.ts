@@ -3,15 +3,24 @@
  * (`graph://<graph>/schema`: labels with counts and their properties in order of use, value
  * kinds of numbers and dates stored as strings, common values of categories, relationship
  * patterns with their properties; bounded by `SKELETON_MAX_CHARS`; index internals left out,
- * as the chat agent's prompt has it) and a
- * prompt that says how to use `vector_search` and `graph_query` together.
+ * as the chat agent's prompt has it), the graph's examples as a resource (`graph://<graph>/examples`:
+ * questions and the Cypher that answers them, src/examples/) and a prompt that says how to use
+ * `vector_search` and `graph_query` together, with the examples closest to its question when the
+ * graph has any (without, its text is what it was).
  */
 import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
+import { examplesBlock, formatExample } from '../examples/prompt.js';
 
 /** What the resource and the prompt read. */
-export type McpContextDeps = Pick<AppDeps, 'config' | 'graph' | 'skeleton'>;
+export type McpContextDeps = Pick<AppDeps, 'config' | 'graph' | 'skeleton' | 'examples'>;
+
+/** The examples resource's URI for `graph`. */
+export const examplesUri = (graph: string) => `graph://${encodeURIComponent(graph)}/examples`;
+
+/** Tokens of examples the prompt carries at most (an outside agent's window is unknown; a few examples fit any). */
+const PROMPT_EXAMPLE_TOKENS = 2_000;
 
 /** The schema resource's URI for `graph`. */
 export const schemaUri = (graph: string) => `graph://${encodeURIComponent(graph)}/schema`;
@@ -56,16 +65,52 @@ export function registerGraphContext(server: McpServer, deps: McpContextDeps): v
       description: 'How to use vector_search and graph_query together to answer a question about the graph.',
       argsSchema: { question: z.string().optional().describe('The question to answer') },
     },
-    ({ question }) => ({
-      messages: [
-        {
-          role: 'user',
-          content: {
-            type: 'text',
-            text: question ? `${HOW_TO(config.GRAPHDB_GRAPH)}\n\nQuestion: ${question}` : HOW_TO(config.GRAPHDB_GRAPH),
-          },
-        },
-      ],
+    async ({ question }) => {
+      const graph = config.GRAPHDB_GRAPH;
+      const closest = question && deps.examples && config.AGENT_EXAMPLES ? await deps.examples.closest(graph, question, Infinity) : [];
+      const block = examplesBlock(closest, config.AGENT_EXAMPLES, PROMPT_EXAMPLE_TOKENS);
+      const shown = block ? `\n\n${block.text}\n(More in ${examplesUri(graph)}.)` : '';
+      const text = question ? `${HOW_TO(graph)}${shown}\n\nQuestion: ${question}` : HOW_TO(graph);
+      return { messages: [{ role: 'user', content: { type: 'text', text } }] };
+    },
+  );
+  registerExamplesResource(server, deps);
+}
+
+/** The examples resource: every example of the graph that passed the checks, as Markdown. */
+function registerExamplesResource(server: McpServer, deps: McpContextDeps): void {
+  const { config, examples } = deps;
+  if (!examples) return;
+  server.registerResource(
+    'graph-examples',
+    new ResourceTemplate('graph://{graph}/examples', {
+      // Listed only when the graph has examples: without, the list is what it was.
+      list: async () => {
+        const set = await examples.load(config.GRAPHDB_GRAPH).catch(() => null);
+        const uri = examplesUri(config.GRAPHDB_GRAPH);
+        return { resources: set?.examples.length ? [{ uri, name: `${config.GRAPHDB_GRAPH} examples`, mimeType: 'text/markdown' }] : [] };
+      },
     }),
+    {
+      title: 'Example questions and Cypher',
+      description:
+        'Questions about the graph and the read-only Cypher that answers them, each checked against the graph; adapt them in graph_query.',
+      mimeType: 'text/markdown',
+    },
+    async (uri, { graph }) => {
+      const name = decodeURIComponent(String(graph));
+      let text: string;
+      if (!(await deps.graph.hasGraph(name).catch(() => false))) {
+        text = `There is no graph "${name}" on this server; the configured one is "${config.GRAPHDB_GRAPH}" (${examplesUri(config.GRAPHDB_GRAPH)}).`;
+      } else {
+        const set = await examples.load(name).catch(() => null);
+        text = !set
+          ? 'The examples could not be checked: the graph database is unavailable; try again shortly.'
+          : set.examples.length
+            ? `# Examples for the graph "${name}"\n\n${set.examples.map(formatExample).join('\n\n')}`
+            : `The graph "${name}" has no examples.`;
+      }
+      return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text }] };
+    },
   );
 }

@@ -26,9 +26,10 @@ import { isDependencyDown, toAppError } from '../errors.js';
 import { noticeLine } from '../graph/cypher/query-notices.js';
 import { ERROR_CHARS, ReadQueryError, readQueryLimits, runReadQuery } from '../graph/cypher/read-query.js';
 import { boundText } from '../lib/text.js';
+import { examplesUri } from './context.js';
 
 /** What the tools use from the app's dependencies. */
-export type McpToolDeps = Pick<AppDeps, 'config' | 'graph' | 'search' | 'log' | 'skeleton' | 'meaning'>;
+export type McpToolDeps = Pick<AppDeps, 'config' | 'graph' | 'search' | 'log' | 'skeleton' | 'meaning' | 'examples'>;
 
 const VectorSearchOutput = {
   graph_name: z.string(),
@@ -131,11 +132,16 @@ export function registerGraphTools(server: McpServer, deps: McpToolDeps): void {
   );
 
   const limits = readQueryLimits(config);
+  // Where the examples are, when the graph has some (as checked when this session began); else the description as it was.
+  const examples = deps.examples?.peek(config.GRAPHDB_GRAPH)?.examples.length ?? 0;
+  const whereExamples = examples
+    ? ` ${examples} example question${examples > 1 ? 's' : ''} with the Cypher that answers ${examples > 1 ? 'them' : 'it'}: resource ${examplesUri(config.GRAPHDB_GRAPH)} (and the prompt answer-from-graph shows the closest).`
+    : '';
   server.registerTool(
     'graph_query',
     {
       title: 'Read-only Cypher query',
-      description: graphQueryDescription(limits),
+      description: graphQueryDescription(limits) + whereExamples,
       inputSchema: { cypher_query: cypherQueryField, graph_name: graphName, parameters: parametersField },
       outputSchema: GraphQueryOutput,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },

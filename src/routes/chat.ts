@@ -30,6 +30,10 @@ const chatHeadersSchema = (hostedAvailable: boolean) => {
     'x-llm-agent-model': ModelName.optional().openapi({ description: 'Agent model for this request' }),
     'x-llm-router-provider': Provider.optional().openapi({ description: 'Router provider for this request' }),
     'x-llm-router-model': ModelName.optional().openapi({ description: 'Router model for this request' }),
+    'x-agent-examples': z.enum(['on', 'off']).optional().openapi({
+      description:
+        "Extension: `off` leaves the graph's examples (EXAMPLES_FILE, POST /dev/examples) out of this request's agent prompt, to compare answers with and without them (`eval --examples`); default `on`",
+    }),
   });
 };
 
@@ -64,6 +68,15 @@ const bootstrapRoute = createRoute({
 /** A 429 saying which limit was hit and when to retry, in the text and in `Retry-After`. */
 const rateLimited = (code: ErrorCode, what: string, retryAfterSeconds: number) =>
   new AppError(429, code, `${what}; retry after ${retryAfterSeconds} s`, { headers: { 'Retry-After': String(retryAfterSeconds) } });
+
+/** A job's `x-llm-*` overrides and `x-agent-examples`, as the worker reads them. */
+const jobLlmOf = (h: z.infer<ReturnType<typeof chatHeadersSchema>>) => ({
+  provider: h['x-llm-provider'],
+  agent_model: h['x-llm-agent-model'] || undefined,
+  router_provider: h['x-llm-router-provider'],
+  router_model: h['x-llm-router-model'] || undefined,
+  ...(h['x-agent-examples'] === 'off' ? { examples: 'off' as const } : {}),
+});
 
 /** Chat submission and identity routes. */
 export function chatRoutes(deps: Pick<AppDeps, 'config' | 'llm' | 'users' | 'jobs' | 'limiter'>) {
@@ -151,12 +164,7 @@ export function chatRoutes(deps: Pick<AppDeps, 'config' | 'llm' | 'users' | 'job
         sessionId: body.session_id ?? null,
         regenerate: Boolean(body.regenerate && body.session_id),
         userId: user?.userId ?? null,
-        llm: {
-          provider: h['x-llm-provider'],
-          agent_model: h['x-llm-agent-model'] || undefined,
-          router_provider: h['x-llm-router-provider'],
-          router_model: h['x-llm-router-model'] || undefined,
-        },
+        llm: jobLlmOf(h),
       });
       if (!submitted) {
         throw new AppError(503, 'queue-full', `the chat queue is full (${config.QUEUE_MAX_PENDING} pending jobs); retry shortly`, {

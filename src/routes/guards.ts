@@ -86,8 +86,10 @@ export function guards(config: GuardConfig): MiddlewareHandler<AppEnv> {
         return deny(403, 'forbidden-origin', `Origin "${origin.slice(0, 100)}" may not call this; add it to CORS_ORIGINS`);
       }
     }
-    // Every /dev/* route is a POST: another method goes on to its 405, which guards nothing.
-    const token = mcp ? config.MCP_TOKEN : path.startsWith('/dev/') && c.req.method === 'POST' ? config.ADMIN_TOKEN : '';
+    // /dev/* routes are POSTs, and GET /dev/examples (it lists the examples' Cypher); another
+    // method goes on to its 405, which guards nothing.
+    const admin = path.startsWith('/dev/') && (c.req.method === 'POST' || (c.req.method === 'GET' && path.startsWith('/dev/examples')));
+    const token = mcp ? config.MCP_TOKEN : admin ? config.ADMIN_TOKEN : '';
     if (token && c.req.method !== 'OPTIONS') {
       const sent = /^Bearer\s+(\S.*)$/i.exec(c.req.header('authorization') ?? '')?.[1]?.trim() ?? '';
       if (!safeEqual(sent, token)) {

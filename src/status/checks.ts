@@ -36,6 +36,7 @@ export function checksOf(s: StatusBody, config: CheckConfig, settings: readonly 
     modelFilesCheck(s, config),
     s.graph.reachable ? indexCheck(s, config.EMBEDDING_MODEL) : null,
     s.queue ? workersCheck(s.queue) : null,
+    s.examples && (s.examples.file || s.examples.count || s.examples.rejected) ? examplesCheck(s.examples) : null,
     ...s.language_models.map(languageModelCheck),
   ];
   return found.filter((f) => f !== null).map(([c, fix]) => (c.ok ? c : { ...c, fix }));
@@ -190,4 +191,23 @@ function settingsCheck(problems: readonly SettingProblem[]): Found {
     : `correct ${names.join(' and ')} to the graph's names (close names above; POST /dev/text_plan shows each label's ` +
       `properties) and restart; ${effect}`;
   return [check, fix];
+}
+
+/** The agent examples: failed (never required) when some were rejected, or the file cannot be read. */
+function examplesCheck(e: NonNullable<StatusBody['examples']>): Found {
+  const shown = e.reasons.slice(0, 3).map((r) => `${r.source === 'file' ? 'line' : 'added example'} ${r.line}: ${r.reason}`);
+  const more = e.rejected > shown.length ? `; … ${e.rejected - shown.length} more` : '';
+  const rejected = e.rejected ? `; ${e.rejected} rejected (${shown.join('; ')}${more})` : '';
+  return [
+    {
+      id: 'examples',
+      ok: !e.rejected && !e.file_error,
+      required: false,
+      title: 'Agent examples',
+      detail: `${e.count} in use, the closest ${e.per_prompt} in each agent prompt${rejected}${e.file_error ? `; ${e.file_error}` : ''}`,
+    },
+    e.file_error
+      ? 'set EXAMPLES_FILE to a readable JSON Lines file (docs/chat-and-mcp.md, "Examples")'
+      : 'correct or remove the rejected examples (`GET /dev/examples` or `node dist/cli.js examples list` gives each with its line and reason); the rest are used meanwhile',
+  ];
 }

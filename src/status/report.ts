@@ -46,7 +46,28 @@ export interface StatusReporter {
 }
 
 /** What the reporter reads: the graph, the store, the queue and the language models, per the config. */
-export type StatusDeps = Pick<AppDeps, 'config' | 'graph' | 'kv' | 'jobs' | 'llm' | 'log'>;
+export type StatusDeps = Pick<AppDeps, 'config' | 'graph' | 'kv' | 'jobs' | 'llm' | 'log' | 'examples'>;
+
+/** Rejected examples listed at most. */
+const REJECTED_SHOWN = 20;
+
+/** The examples' part of the report: the checked set if there is one yet (a check is started otherwise, for the next report). */
+function examplesOf(deps: StatusDeps, graphName: string): Status['examples'] {
+  if (!deps.examples) return undefined;
+  const set = deps.examples.peek(graphName);
+  if (!set) {
+    deps.examples.load(graphName).catch(() => {});
+    return null;
+  }
+  return {
+    file: set.file,
+    ...(set.fileError ? { file_error: set.fileError } : {}),
+    count: set.examples.length,
+    rejected: set.rejected.length,
+    reasons: set.rejected.slice(0, REJECTED_SHOWN),
+    per_prompt: deps.config.AGENT_EXAMPLES,
+  };
+}
 
 const stateOf = (info: IndexInfo | undefined): IndexState => {
   if (!info) return 'missing';
@@ -137,6 +158,7 @@ export function createStatusReporter(deps: StatusDeps, opts: StatusReporterOptio
       queue: kvUp ? queue : null,
       index_text: indexTextOf(text),
       sync: kvUp ? sync : null,
+      examples: examplesOf(deps, graphName),
     };
     const checks = checksOf(status, config, settings);
     return { ready: checks.every((c) => c.ok || !c.required), ...status, checks };

@@ -19,6 +19,8 @@ export interface JobLlm {
   agent_model?: string;
   router_provider?: LlmProvider;
   router_model?: string;
+  /** `off`: no examples in this job's agent prompt (`x-agent-examples: off`). */
+  examples?: 'off';
 }
 
 /** The contract's JobRecord plus the worker's bookkeeping (`attempts`, `llm`). */

@@ -19,6 +19,7 @@
  * | `{q}:workers` | set | worker IDs that may hold jobs | none |
  * | `lock:<name>` | string | short lock (recovery of one dead worker) | seconds |
  * | `index-build:<index>` | string | token of the build holding the index (src/store/build-lock.ts) | `INDEX_LOCK_TTL_MS`, refreshed while held |
+ * | `examples:<graph>` | list | agent examples added through the dev API or the CLI, `{question, cypher, note?, added_at}` JSON, oldest first (src/store/examples.ts) | none |
  * | `index-sync:<graph>` | hash | the sync's state: `bookmark` (the graph was in step at it), `checked_at`, `synced_at`, `behind_since`, `last` (JSON), `error` (src/vector-index/sync/loop.ts) | none |
  * | `rl:{user_id}:req` | sorted set | one member per accepted request, score = ms | 10 min after the last write |
  * | `rl:{user_id}:tok` | sorted set | `{ms}:{rand}:{tokens}` per recorded usage, score = ms | 10 min after the last write |
@@ -110,6 +111,8 @@ export interface Keys {
   indexBuild(indexName: string): string;
   /** The index sync's state of one graph. */
   indexSync(graph: string): string;
+  /** The agent examples of one graph added at run time (src/store/examples.ts). */
+  examples(graph: string): string;
   rateRequests(userId: string): string;
   rateTokens(userId: string): string;
   /** A fixed-window counter of one client address for one kind of request (e.g. `mint`). */
@@ -136,6 +139,7 @@ export function createKeys(prefix: string): Keys {
     lock: (name) => `${prefix}lock:${name}`,
     indexBuild: (name) => `${prefix}index-build:${name}`,
     indexSync: (graph) => `${prefix}index-sync:${graph}`,
+    examples: (graph) => `${prefix}examples:${graph}`,
     rateRequests: (id) => `${prefix}rl:{${id}}:req`,
     rateTokens: (id) => `${prefix}rl:{${id}}:tok`,
     rateAddress: (kind, address) => `${prefix}rl:addr:${kind}:${address}`,

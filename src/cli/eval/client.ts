@@ -27,6 +27,8 @@ export interface ChatClientOptions {
   onWait?: (seconds: number, why: string) => void;
   /** Longest single wait for `Retry-After`, in seconds (default 900: above the 10-minute rate window). */
   maxWaitSeconds?: number;
+  /** Extra headers of every `POST /chat/message` (`x-agent-examples: off` for a run without examples). */
+  messageHeaders?: Record<string, string>;
 }
 
 /** A job accepted by the service. */
@@ -187,7 +189,7 @@ export function createChatClient(opts: ChatClientOptions) {
         const t = performance.now();
         const res = await call('/chat/message', {
           method: 'POST',
-          headers: headers({ 'content-type': 'application/json' }),
+          headers: headers({ 'content-type': 'application/json', ...opts.messageHeaders }),
           body: JSON.stringify({ message, ...(sessionId ? { session_id: sessionId } : {}) }),
           signal,
         });

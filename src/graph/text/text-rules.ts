@@ -133,14 +133,14 @@ const ID_KEY =
 export const norm = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
 
 /** A single value that is an identifier: a UUID, or one token mixing letters and digits (`A-1234`), or capitals only (`ALFKI`). */
-function idLike(v: string): boolean {
+export function idLike(v: string): boolean {
   if (UUID.test(v)) return true;
   if (/\s/.test(v) || v.length > 40) return false;
   return (/\d/.test(v) && /[A-Za-z]/.test(v)) || /^[A-Z][A-Z0-9_-]{3,}$/.test(v);
 }
 
 /** The kind of one value, or null when it reads as text. Order matters: a blob is not checked as a word. */
-function valueKind(v: string): SkipReason | null {
+export function valueKind(v: string): SkipReason | null {
   const s = v.trim();
   // Before the word check: a UUID of digits and a-f only has no word either, but it is an identifier.
   if (UUID.test(s)) return 'identifier';
@@ -151,6 +151,13 @@ function valueKind(v: string): SkipReason | null {
   if (BOOLEAN.test(s)) return 'boolean';
   if (!WORD.test(s) || PHONE.test(s)) return 'code';
   return null;
+}
+
+/** What a key alone says its values are, whatever they hold: an identifier or code, a link, a phone or fax number; null otherwise. */
+export function keyReason(key: string): 'identifier' | 'url' | 'code' | null {
+  if (ID_KEY.test(key)) return 'identifier';
+  if (URL_KEY.test(key)) return 'url';
+  return PHONE_KEY.test(key) || PHONE_CAMEL_KEY.test(key) ? 'code' : null;
 }
 
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
@@ -173,9 +180,8 @@ export function skipReason(p: PropertySample, textProperty: string): SkippedProp
   if (strings.length < (1 - MOST) * p.strings.length) {
     return skip('empty', `mostly placeholders for a missing value (${placeholdersIn(p.strings)})`);
   }
-  if (ID_KEY.test(p.key)) return skip('identifier', 'named as an identifier or code');
-  if (URL_KEY.test(p.key)) return skip('url', 'named as a link, address or file path');
-  if (PHONE_KEY.test(p.key) || PHONE_CAMEL_KEY.test(p.key)) return skip('code', 'named as a phone or fax number');
+  const byKey = keyReason(p.key);
+  if (byKey) return skip(byKey, KEY_DETAILS[byKey]);
   const kinds = new Map<SkipReason, number>();
   let ids = 0;
   for (const v of strings) {
@@ -215,6 +221,12 @@ const DETAILS: Record<SkipReason, string> = {
   internal: 'internal property',
   'too many': `more than ${MAX_BODY_PROPERTIES} text properties`,
 };
+
+const KEY_DETAILS = {
+  identifier: 'named as an identifier or code',
+  url: 'named as a link, address or file path',
+  code: 'named as a phone or fax number',
+} as const;
 
 /** Keys that may name a node: `…Name`, `…Title` (any case, `_name` too). */
 const NAME_KEY = /(name|title)$/i;

@@ -4,7 +4,8 @@
  * with the command that fixes it. It shows while a required piece is missing, and for the
  * optional ones until this browser has received a first answer; it re-checks on its own while
  * something required is missing (a build in progress comes online without a reload). Under the
- * checks, folded, what is (or would be) indexed per label, as a table (plan-table.ts).
+ * checks, folded, what is (or would be) indexed per label, as a table (plan-table.ts), and how
+ * many examples the agent has (rejected ones are a check of their own, with their reasons).
  */
 import type { Status, StatusCheck } from '../../contract/status.js';
 import { request } from './api.js';
@@ -89,6 +90,13 @@ export function renderSetup(s: Status): void {
     h('h3', { id: 'setup-title' }, title),
     h('ul', { class: 'setup-list' }, ...missing.map(item)),
     planDetails(s),
+    s.examples?.count
+      ? h(
+          'p',
+          { class: 'setup-examples' },
+          `Agent examples: ${s.examples.count} in use, the closest ${s.examples.per_prompt} in each agent prompt.`,
+        )
+      : null,
     h('div', { class: 'setup-actions' }, recheck, ' ', hide),
   );
   restoreState(el, kept);

@@ -12,14 +12,25 @@
  * statements (a uniqueness constraint and an index per label) are not run, so a copy leaves
  * nothing behind once its nodes are deleted.
  */
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Driver, ManagedTransaction } from 'neo4j-driver';
 import { quoteName } from '../../../src/graph/dialect/names.js';
 import { removeLabelled } from '../../helpers/movies-northwind.js';
 
-/** Where the published files are: `../shared/datasets/movies-northwind` beside the repo root. */
-export const PUBLISHED_GRAPH_DIR = fileURLToPath(new URL('../../../../shared/datasets/movies-northwind/', import.meta.url));
+/**
+ * Where the published files are: `../shared/datasets/movies-northwind` beside the repo root,
+ * found from this file, or from the working directory when this file runs bundled elsewhere
+ * (scripts/run-ts.mjs bundles benches into test-output/.run/).
+ */
+export const PUBLISHED_GRAPH_DIR =
+  [
+    fileURLToPath(new URL('../../../../shared/datasets/movies-northwind/', import.meta.url)),
+    `${resolve(process.cwd(), '../shared/datasets/movies-northwind')}/`,
+  ].find((dir) => existsSync(`${dir}movies.cypher`)) ??
+  fileURLToPath(new URL('../../../../shared/datasets/movies-northwind/', import.meta.url));
 
 /** The labels of the published graphs (without suffix) and their node counts: 1,218 in all. */
 export const PUBLISHED_COUNTS = {

@@ -12,6 +12,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../../../src/app.js';
 import { evalCommand } from '../../../../src/cli/eval/command.js';
+import { examplesCommand } from '../../../../src/cli/examples.js';
 import type { EvalReport } from '../../../../src/cli/eval/report.js';
 import { createChatHandlers, startChatWorker } from '../../../../src/chat/service.js';
 import type { ChatWorker } from '../../../../src/chat/worker.js';
@@ -144,7 +145,10 @@ describe('eval against a running service', () => {
   let report: EvalReport;
 
   beforeAll(async () => {
-    const code = await run(`${DIR}/subset.csv`, '--url', url, '--concurrency', '3', '--timeout', '6', '--out', `${DIR}/run`);
+    const code = await run(
+      `${DIR}/subset.csv`,
+      ...['--url', url, '--concurrency', '3', '--timeout', '6', '--out', `${DIR}/run`, '--write-examples', `${DIR}/found.jsonl`],
+    );
     expect(code).toBe(0);
     report = JSON.parse(await readFile(`${DIR}/run.json`, 'utf8')) as EvalReport;
   }, 30_000);
@@ -190,6 +194,33 @@ describe('eval against a running service', () => {
     expect(new Set([crew!.session_id, when!.session_id, pad!.session_id]).size).toBe(1);
     const followUp = llm.chatRequests().find((r) => lastUser(r) === 'And when did that mission launch?')!;
     expect(JSON.stringify(followUp.body.messages)).toContain('Who flew on Apollo 11?');
+  });
+
+  it('writes the right answers with their Cypher as examples to review; the check rejects the write', async () => {
+    const lines = (await readFile(`${DIR}/found.jsonl`, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => [l.question, l.cypher])).toEqual([
+      ['Who flew on Apollo 11?', "MATCH (m) WHERE m.displayName = 'Apollo 11' RETURN m.displayName AS name LIMIT 1"],
+      ['Which launch site did it leave from, and who runs that site?', 'MATCH (n) DETACH DELETE n'],
+    ]);
+    expect(stderr.join('\n')).toMatch(/wrote 2 examples to .*found\.jsonl \(1 right answer ran no Cypher\)/);
+    const out: string[] = [];
+    const log = vi.spyOn(console, 'log').mockImplementation((s) => void out.push(String(s)));
+    const err = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      expect(
+        await examplesCommand(['check', `${DIR}/found.jsonl`], {
+          GRAPHDB_PORT: process.env.TEST_GRAPHDB_PORT ?? '1234',
+          LOG_LEVEL: 'silent',
+        }),
+      ).toBe(1);
+    } finally {
+      log.mockRestore();
+      err.mockRestore();
+    }
+    expect(out).toEqual([expect.stringMatching(/^line 2: "Which launch site.*read-only and this query writes/)]);
   });
 
   it('writes the Markdown report, and --compare tells the runs apart', async () => {
