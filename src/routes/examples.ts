@@ -43,6 +43,7 @@ const listRoute = createRoute({
     200: { description: 'The examples', content: { 'application/json': { schema: ExamplesListSchema } } },
     401: problem('ADMIN_TOKEN is set and the request lacks `Authorization: Bearer <ADMIN_TOKEN>`'),
     404: problem('Unknown graph'),
+    422: problem('Invalid query parameter (`graph_name` empty or too long)'),
     503: problem('Graph database or key-value store unavailable'),
   },
 });
