@@ -5,6 +5,7 @@
  * object is reported with its number and why; the other lines are still used.
  */
 import { z } from 'zod';
+import { jsonLines } from '../lib/json-lines.js';
 
 /** Longest question, Cypher and note, in characters. */
 export const EXAMPLE_LIMITS = Object.freeze({ question: 2_000, cypher: 10_000, note: 1_000 });
@@ -74,19 +75,15 @@ export function readExample(
 export function parseExamples(text: string, graph: string): { examples: Example[]; rejected: RejectedExample[] } {
   const examples: Example[] = [];
   const rejected: RejectedExample[] = [];
-  text.split(/\r?\n/).forEach((lineText, i) => {
-    if (!lineText.trim()) return;
-    let raw: unknown;
-    try {
-      raw = JSON.parse(lineText);
-    } catch (err) {
-      rejected.push({ source: 'file', line: i + 1, reason: `not JSON (${(err as Error).message})` });
-      return;
+  for (const l of jsonLines(text)) {
+    if ('error' in l) {
+      rejected.push({ source: 'file', line: l.line, reason: `not JSON (${l.error})` });
+      continue;
     }
-    const read = readExample(raw, 'file', i + 1);
+    const read = readExample(l.value, 'file', l.line);
     if ('rejected' in read) rejected.push(read.rejected);
     else if ((read.graph ?? graph) === graph) examples.push(read.example);
-  });
+  }
   return { examples, rejected };
 }
 

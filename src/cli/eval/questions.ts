@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { ROUTES, type Route } from '../../contract/chat.js';
 import { CsvError, parseCsv } from './csv.js';
+import { jsonLines } from '../../lib/json-lines.js';
 
 /** One question of a set, validated. */
 export interface EvalQuestion {
@@ -122,19 +123,14 @@ function parseCsvQuestions(text: string): EvalQuestion[] {
 
 function parseJsonlQuestions(text: string): EvalQuestion[] {
   const out: EvalQuestion[] = [];
-  text.split(/\r?\n/).forEach((lineText, i) => {
-    if (!lineText.trim()) return;
-    let raw: unknown;
-    try {
-      raw = JSON.parse(lineText);
-    } catch (err) {
-      throw new QuestionFileError(`line ${i + 1}: not JSON (${(err as Error).message})`);
-    }
+  for (const l of jsonLines(text)) {
+    if ('error' in l) throw new QuestionFileError(`line ${l.line}: not JSON (${l.error})`);
+    const raw = l.value;
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-      throw new QuestionFileError(`line ${i + 1}: expected a JSON object with a "question" field`);
+      throw new QuestionFileError(`line ${l.line}: expected a JSON object with a "question" field`);
     }
-    out.push(toQuestion(raw, i + 1, out.length + 1));
-  });
+    out.push(toQuestion(raw, l.line, out.length + 1));
+  }
   return out;
 }
 
