@@ -281,13 +281,12 @@ export async function syncGraph(deps: IndexBuildDeps, graph: string, now: () => 
   }
   if (state.behindSince === null) await writeSyncState(deps.kv, graph, { behindSince: now() });
   const indexes = await keptIndexes(deps, graph);
-  const labels = deps.config.INDEX_CHANGED_PROPERTY ? await indexedLabels(deps, graph, indexes) : [];
-  const source = await chooseSource(deps, graph, labels);
+  const source = await chooseSource(deps, graph, () => indexedLabels(deps, graph, indexes));
   const ctx: PassContext = { deps, graph, now, indexes, source };
   if (source.name === 'scan') return { checkMs, ...(await fullCheck(ctx, bookmark, { cursor: null })) };
   const reconcile = state.fullAt === null || now() - state.fullAt >= deps.config.INDEX_RECONCILE_MS;
   if (source.name === 'property') {
-    const plan = await planFromProperty(deps, graph, labels, state, reconcile, now());
+    const plan = await planFromProperty(deps, graph, source, state, reconcile, now());
     if (!plan.full) return { checkMs, ...(await followNamed(ctx, bookmark, { ...plan, cursor: plan.to })) };
     deps.log.info('index sync: full check', { graph, why: plan.why });
     return { checkMs, ...(await fullCheck(ctx, bookmark, { cursor: plan.head, counts: plan.counts })) };
@@ -314,7 +313,8 @@ export function nextPassIn(
   pass: Pick<SyncPass, 'source' | 'fullMs'> | null,
   following: boolean,
 ): number {
-  if (pass?.source === 'plugin' || pass?.source === 'property' || (!pass?.source && following)) return config.INDEX_SYNC_FOLLOW_MS;
+  // Every source but the scan is followed (the property, the change log); a pass that found nothing keeps the last one's pace.
+  if (pass?.source ? pass.source !== 'scan' : following) return config.INDEX_SYNC_FOLLOW_MS;
   return Math.max(config.INDEX_SYNC_INTERVAL_MS, FULL_CHECK_SPACING * (pass?.fullMs ?? 0));
 }
 

@@ -14,7 +14,7 @@
  * cursor, until the chunk-side check is due (spaced by nine times its own duration, as the full
  * check is) and has run. An edit is searchable after the first pass either way.
  */
-import { changedSince, labelCounts, newestValue, type PropertyValue, type ValueKind } from '../../graph/access/changed-property.js';
+import { changedSince, labelCounts, type PropertyValue, type ValueKind } from '../../graph/access/changed-property.js';
 import type { SyncState } from '../../store/sync-state.js';
 import type { IndexBuildDeps } from '../index/target.js';
 import { readIndexMeta } from '../index/record.js';
@@ -80,22 +80,19 @@ export function goneCheckAt(
 export async function planFromProperty(
   deps: Pick<IndexBuildDeps, 'graph' | 'config'>,
   graph: string,
-  labels: readonly string[],
+  source: { labels: readonly string[]; newest: PropertyValue | null },
   state: SyncState,
   reconcile: boolean,
   now: number,
 ): Promise<PropertyPlan> {
   const { driver } = deps.graph;
+  const { labels } = source;
   const prop = deps.config.INDEX_CHANGED_PROPERTY;
   // Counts first: a node created after them is in the property's answer, never only in the counts.
   const counts = await labelCounts(driver, graph, labels);
   const cursor = parsePropertyCursor(state.cursor);
-  const full = async (why: string) => ({
-    full: true as const,
-    why,
-    head: propertyCursorText((await newestValue(driver, graph, prop, labels)).value),
-    counts,
-  });
+  // The newest value was read when the source was chosen: before the full check, as its cursor must be.
+  const full = (why: string) => ({ full: true as const, why, head: propertyCursorText(source.newest), counts });
   if (!cursor) return full(`first pass under ${prop}`);
   if (reconcile) return full('reconcile due');
   const changed = await changedSince(driver, graph, prop, labels, cursor.value, MAX_LOGGED_NODES);

@@ -15,13 +15,19 @@
  */
 import { CHANGE_LOG_VERSION, type ChangeLogInfo, readChangeLogInfo, readChanges } from '../../graph/access/change-log.js';
 import type { IndexBuildDeps } from '../index/target.js';
-import { newestValue, rangeIndexedLabels } from '../../graph/access/changed-property.js';
+import { newestValue, type PropertyValue, rangeIndexedLabels } from '../../graph/access/changed-property.js';
 import { quoteName } from '../../graph/dialect/names.js';
 
 /** The source a pass uses, and why a better one is not in use (null: it is the best there is). */
 export type ChangeSource =
   | { name: 'plugin'; info: ChangeLogInfo; why: null }
-  | { name: 'property'; why: string }
+  | {
+      name: 'property';
+      why: string;
+      /** The indexed labels the property is asked of, and its newest value there when the source was chosen. */
+      labels: string[];
+      newest: PropertyValue | null;
+    }
   | { name: 'scan'; why: string | null };
 
 /** A position in the change log of one server run. */
@@ -48,13 +54,13 @@ export function parseCursor(text: string | null): Cursor | null {
 
 /**
  * The best source `graph` offers under `INDEX_CHANGE_SOURCE`: the change log, else the writers'
- * property (`INDEX_CHANGED_PROPERTY`, with a range index for each of `labels`, the indexed ones),
- * else the full check.
+ * property (`INDEX_CHANGED_PROPERTY`, with a range index for each indexed label, which `labelsOf`
+ * reads only when the plugin is missing), else the full check.
  */
 export async function chooseSource(
   deps: Pick<IndexBuildDeps, 'config' | 'graph'>,
   graph: string,
-  labels: readonly string[],
+  labelsOf: () => Promise<string[]>,
 ): Promise<ChangeSource> {
   const { INDEX_CHANGE_SOURCE: chosen, INDEX_CHANGED_PROPERTY: prop } = deps.config;
   if (chosen === 'scan') return { name: 'scan', why: 'INDEX_CHANGE_SOURCE=scan' };
@@ -65,8 +71,10 @@ export async function chooseSource(
     why = `the change-log plugin is version ${info.version.slice(0, 40)}; this service reads version ${CHANGE_LOG_VERSION}`;
   } else return { name: 'plugin', info, why: null };
   if (!prop) return { name: 'scan', why: chosen === 'property' ? 'INDEX_CHANGE_SOURCE=property without INDEX_CHANGED_PROPERTY' : why };
-  const unusable = await propertyUnusable(deps, graph, prop, labels);
-  return unusable ? { name: 'scan', why: `${why}; INDEX_CHANGED_PROPERTY: ${unusable}` } : { name: 'property', why };
+  const labels = await labelsOf();
+  const check = await checkProperty(deps, graph, prop, labels);
+  if ('unusable' in check) return { name: 'scan', why: `${why}; INDEX_CHANGED_PROPERTY: ${check.unusable}` };
+  return { name: 'property', why, labels, newest: check.newest };
 }
 
 /** Labels lacking the range index, said as the statements that would create them (the first few). */
@@ -76,18 +84,30 @@ function missingIndexes(prop: string, labels: string[]): string {
   return `no range index on ${prop} for ${labels.length === 1 ? 'label' : 'labels'} ${labels.slice(0, 3).join(', ')}${more}: ${shown.join('; ')}`;
 }
 
-/** Null when every label has its range index on `prop`, else why the property cannot be followed. */
+/** Why `prop` cannot be followed on `labels` (a label without its range index, a value a cursor cannot hold), or its newest value there. */
+async function checkProperty(
+  deps: Pick<IndexBuildDeps, 'graph'>,
+  graph: string,
+  prop: string,
+  labels: readonly string[],
+): Promise<{ unusable: string } | { newest: PropertyValue | null }> {
+  const indexed = await rangeIndexedLabels(deps.graph.driver, graph, prop);
+  const missing = labels.filter((l) => !indexed.has(l));
+  if (missing.length) return { unusable: missingIndexes(prop, missing) };
+  const { value, wrong } = await newestValue(deps.graph.driver, graph, prop, labels);
+  if (wrong) return { unusable: `${prop} on ${wrong}; a cursor needs a number (timestamp()) or a date, datetime or localdatetime` };
+  return { newest: value };
+}
+
+/** Null when every label has its range index on `prop` and holds values a cursor can, else why the property cannot be followed. */
 export async function propertyUnusable(
   deps: Pick<IndexBuildDeps, 'graph'>,
   graph: string,
   prop: string,
   labels: readonly string[],
 ): Promise<string | null> {
-  const indexed = await rangeIndexedLabels(deps.graph.driver, graph, prop);
-  const missing = labels.filter((l) => !indexed.has(l));
-  if (missing.length) return missingIndexes(prop, missing);
-  const { wrong } = await newestValue(deps.graph.driver, graph, prop, labels);
-  return wrong && `${prop} on ${wrong}; a cursor needs a number (timestamp()) or a date, datetime or localdatetime`;
+  const check = await checkProperty(deps, graph, prop, labels);
+  return 'unusable' in check ? check.unusable : null;
 }
 
 /** What a pass under the change log does: check the nodes it names, or run a full check first (and why). */

@@ -16,6 +16,9 @@ import {
 } from '../../../../src/vector-index/sync/property-source.js';
 import { parseCursor } from '../../../../src/vector-index/sync/source.js';
 
+/** The property source as chooseSource hands it over: the indexed labels, and the newest value then. */
+const DOC = { labels: ['Doc'], newest: null };
+
 const config = { INDEX_CHANGED_PROPERTY: 'updatedAt', INDEX_SYNC_INTERVAL_MS: 15_000 } as never;
 
 /** A driver that answers the counts query with `counts` and the property query with `rows` (id, value, fresh). */
@@ -78,30 +81,30 @@ describe('the property cursor', () => {
 describe('a pass under the property', () => {
   it('checks the nodes written since, and the chunk side at once when a label count dropped', async () => {
     const deps = fakeDriver({ Doc: 4 }, [{ id: 'a', v: neo4j.int(1500), fresh: true }]);
-    const plan = await planFromProperty(deps, 'neo4j', ['Doc'], state({}), false, 101_000);
+    const plan = await planFromProperty(deps, 'neo4j', DOC, state({}), false, 101_000);
     expect(plan).toMatchObject({ full: false, ids: ['a'], goneCheck: true, settles: true, to: 'p:number:1500', counts: { Doc: 4 } });
   });
 
   it('with nodes written since and the chunk-side check not due: not settled, the cursor kept', async () => {
     const deps = fakeDriver({ Doc: 5 }, [{ id: 'a', v: neo4j.int(1500), fresh: true }]);
-    const plan = await planFromProperty(deps, 'neo4j', ['Doc'], state({}), false, 101_000);
+    const plan = await planFromProperty(deps, 'neo4j', DOC, state({}), false, 101_000);
     expect(plan).toMatchObject({ full: false, goneCheck: false, settles: false, to: 'p:number:1000' });
-    const due = await planFromProperty(deps, 'neo4j', ['Doc'], state({}), false, 100_000 + 18_000);
+    const due = await planFromProperty(deps, 'neo4j', DOC, state({}), false, 100_000 + 18_000);
     expect(due).toMatchObject({ goneCheck: true, settles: true, to: 'p:number:1500' });
   });
 
   it('only the overlap seen again (nothing fresh) settles without the chunk-side check', async () => {
     const deps = fakeDriver({ Doc: 5 }, [{ id: 'a', v: neo4j.int(990), fresh: false }]);
-    const plan = await planFromProperty(deps, 'neo4j', ['Doc'], state({}), false, 101_000);
+    const plan = await planFromProperty(deps, 'neo4j', DOC, state({}), false, 101_000);
     expect(plan).toMatchObject({ full: false, ids: ['a'], goneCheck: false, settles: true });
   });
 
   it('runs a full check first, on a reconcile, and past the node cap', async () => {
     const deps = fakeDriver({ Doc: 5 }, []);
-    expect(await planFromProperty(deps, 'neo4j', ['Doc'], state({ cursor: null }), false, 0)).toMatchObject({ full: true });
-    expect(await planFromProperty(deps, 'neo4j', ['Doc'], state({}), true, 0)).toMatchObject({ full: true, why: 'reconcile due' });
+    expect(await planFromProperty(deps, 'neo4j', DOC, state({ cursor: null }), false, 0)).toMatchObject({ full: true });
+    expect(await planFromProperty(deps, 'neo4j', DOC, state({}), true, 0)).toMatchObject({ full: true, why: 'reconcile due' });
     const many = Array.from({ length: 100_001 }, (_, i) => ({ id: `n${i}`, v: neo4j.int(2000), fresh: true }));
-    expect(await planFromProperty(fakeDriver({ Doc: 5 }, many), 'neo4j', ['Doc'], state({}), false, 0)).toMatchObject({ full: true });
+    expect(await planFromProperty(fakeDriver({ Doc: 5 }, many), 'neo4j', DOC, state({}), false, 0)).toMatchObject({ full: true });
   });
 
   it('spaces the chunk-side check by nine times its duration, and follows the property every INDEX_SYNC_FOLLOW_MS', () => {
