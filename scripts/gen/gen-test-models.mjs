@@ -13,7 +13,9 @@
  * pairs, so any English text tokenises, mostly into whole words), a seeded random float32
  * `embeddings` table in model.safetensors, and a model2vec config.json. The multilingual one
  * instead has a Unigram tokenizer with a Metaspace pre-tokenizer and NFKC normalizer (the
- * SentencePiece family), which is not word-separable and takes the whole-text path.
+ * SentencePiece family), which is not word-separable and takes the whole-text path, with pieces
+ * for English, a few European words and the Chinese, Japanese and Thai prose of
+ * test/helpers/script-prose.json.
  *
  * Usage: node scripts/gen/gen-test-models.mjs [dir]   (default test-output/models)
  */
@@ -240,6 +242,21 @@ const MULTI = `der die das und ist nicht mit für von zu le la les et est dans p
 que por con para una del il di che è per non в и не на что с по это 東 京 大 学 日 本 語 中 国 人
 über straße café naïve résumé señor año`;
 
+/**
+ * The characters of test/helpers/script-prose.json (Chinese, Japanese and Thai prose), NFKC as
+ * the tokenizer normalises: the real model has pieces for every script; this one only for the
+ * prose the tests index, which keeps the file small.
+ */
+function scriptProseChars() {
+  const prose = readFileSync(join(dirname(fileURLToPath(import.meta.url)), '../../test/helpers/script-prose.json'), 'utf8');
+  const { cjk, thai } = JSON.parse(prose);
+  const text = [...cjk, ...thai]
+    .map((p) => `${p.title}${p.description}`)
+    .join('')
+    .normalize('NFKC');
+  return [...new Set(text.replace(/\s+/g, ''))];
+}
+
 /** A SentencePiece-style (Unigram + Metaspace) tokenizer.json: pieces with seeded log-prob scores. */
 export function unigramTokenizerJson() {
   const next = prng(128);
@@ -254,6 +271,11 @@ export function unigramTokenizerJson() {
   for (const w of `${WORDS} ${MULTI}`.split(/\s+/)) if (w) add(`▁${w}`, -4 - next() * 6 - w.length / 4);
   for (const s of SUFFIXES) add(s, -8 - next() * 2);
   for (const c of `${CHARS}äöüéèêàçñ${MULTI.replace(/\s+/g, '')}`) {
+    add(c, -12 - next() * 2);
+    add(`▁${c}`, -11 - next() * 2);
+  }
+  // After the pieces above, so their ids and scores stay as they were.
+  for (const c of scriptProseChars()) {
     add(c, -12 - next() * 2);
     add(`▁${c}`, -11 - next() * 2);
   }
@@ -336,7 +358,7 @@ export function writeTinyEncoder(dir) {
 /** Writes every test model under `root` (skipped when a stamp says this generator already did). */
 export function generateTestModels(root) {
   const stamp = join(root, '.generated');
-  const version = 'v2';
+  const version = 'v3';
   if (existsSync(stamp) && readFileSync(stamp, 'utf8') === version) return;
   writeStaticModel(join(root, 'minishlab', 'potion-base-8M'), 256, 8);
   writeStaticModel(join(root, 'minishlab', 'potion-base-32M'), 512, 32);

@@ -26,6 +26,8 @@ const TEXTS = [
   'Tabs\tand\nnewlines\r\nand\u00a0non-breaking\u2003spaces',
   'Der Straße über café — 東京大学 в и не. La señor año: il est dans la maison',
   '  double  spaces  and  Ⅻ ① ﬁ  ',
+  // Prose of test/helpers/script-prose.json: pieces in the multilingual model, unknown to the others.
+  '血液中のアンモニアが増えて重い症状を起こす。アセチルＣｏＡ 糖酵解是代谢途径 ไกลโคไลซิสเป็นวิถีเมแทบอลิซึม กระบวนการนี้',
   LONG,
 ];
 
