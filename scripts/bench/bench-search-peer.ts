@@ -17,7 +17,8 @@
  *
  * Options: --rounds <n> (5), --queries <n> (200), --clients <n> (8), --top-k <k> (10),
  * --model-server <url>, --python <path> (MINILM_VENV/bin/python, default .local/minilm-venv),
- * --model-dir <path> (MINILM_MODEL_DIR, default .local/minilm-model), --profile (the API runs
+ * --model-dir <path> (MINILM_MODEL_DIR, default .local/minilm-model), --model-threads <n> (the model
+ * server's numpy threads, default 1: ./lib/model-server.ts says why), --profile (the API runs
  * with --cpu-prof; the profile lands in test-output/profiles/), --recall 1,2,4 (instead of the load
  * rounds: recall and latency by over-fetch factor, scripts/bench/lib/overfetch-recall.ts), --neo4j-pid <pid>
  * (NEO4J_PID: its CPU is counted too), --baseline <dir> (a checkout of an earlier commit, with its
@@ -69,6 +70,7 @@ export async function peerBench(args: string[]) {
       'model-server': { type: 'string' },
       python: { type: 'string' },
       'model-dir': { type: 'string' },
+      'model-threads': { type: 'string' },
       profile: { type: 'boolean' },
       recall: { type: 'string' },
       'neo4j-pid': { type: 'string' },
@@ -97,6 +99,7 @@ export async function peerBench(args: string[]) {
     url: values['model-server'] ?? process.env.PEER_MODEL_SERVER,
     python: values.python,
     modelDir: values['model-dir'],
+    threads: values['model-threads'] ? Number(values['model-threads']) : undefined,
   });
   const env = {
     TEXT_PROPERTY: textProperty,
@@ -174,7 +177,7 @@ export async function peerBench(args: string[]) {
     const systems = Object.keys(calls);
 
     // Warm-up outside the figures: JIT, connection pools, index pages, the model's first batches.
-    for (const s of systems) for (let i = 0; i < 20; i++) await calls[s]!(i);
+    for (const s of systems) for (let i = 0; i < 100; i++) await calls[s]!(i);
 
     const neo4jPid = values['neo4j-pid'] ?? process.env.NEO4J_PID;
     const pids: Record<string, number> = {

@@ -68,8 +68,10 @@ const EXPOSE = ['Retry-After', 'X-Request-Id', 'Mcp-Session-Id'];
 /** Host, origin and token checks, and the client address (`c.get('client')`). */
 export function guards(config: GuardConfig): MiddlewareHandler<AppEnv> {
   const policy = createOriginPolicy(config);
-  const credentialed = cors({ origin: (o) => o, credentials: true, exposeHeaders: EXPOSE });
-  const open = cors({ origin: policy.readsOpen ? '*' : () => null, exposeHeaders: EXPOSE });
+  const preflight = {
+    credentialed: cors({ origin: (o) => o, credentials: true, exposeHeaders: EXPOSE }),
+    open: cors({ origin: policy.readsOpen ? '*' : () => null, exposeHeaders: EXPOSE }),
+  };
   return async (c, next) => {
     c.set('client', clientOf(c, config.TRUST_PROXY));
     const path = c.req.path;
@@ -97,6 +99,29 @@ export function guards(config: GuardConfig): MiddlewareHandler<AppEnv> {
         return deny(401, 'unauthorized', `send "Authorization: Bearer <${what}>"`, { 'WWW-Authenticate': 'Bearer realm="graph-chat"' });
       }
     }
-    return origin && policy.trusted(origin) ? credentialed(c, next) : open(c, next);
+    const trusted = !!origin && policy.trusted(origin);
+    if (c.req.method === 'OPTIONS') return trusted ? preflight.credentialed(c, next) : preflight.open(c, next);
+    await next();
+    const allowOrigin = trusted ? origin : policy.readsOpen ? '*' : null;
+    try {
+      corsHeaders(c.res.headers, allowOrigin, trusted);
+    } catch {
+      // Immutable headers (a passed-through fetch response): a copy takes them.
+      c.res = new Response(c.res.body, c.res);
+      corsHeaders(c.res.headers, allowOrigin, trusted);
+    }
   };
+}
+
+/**
+ * The CORS headers of an answer (not a preflight), as Hono's `cors` sets them, but on the
+ * response the route made, after it: `cors` creates the response before the route runs, and
+ * the route's response is then copied into it with its body as a web stream, so every answer
+ * lost @hono/node-server's direct write of a string body (docs/benchmarks.md, "Speed").
+ */
+function corsHeaders(headers: Headers, allowOrigin: string | null, credentials: boolean): void {
+  if (allowOrigin) headers.set('Access-Control-Allow-Origin', allowOrigin);
+  if (credentials) headers.set('Access-Control-Allow-Credentials', 'true');
+  headers.set('Access-Control-Expose-Headers', EXPOSE.join(','));
+  if (allowOrigin !== '*') headers.append('Vary', 'Origin');
 }

@@ -18,6 +18,22 @@ export interface NodeFetchOptions {
   maxSockets?: number;
 }
 
+/**
+ * A response whose body has been received whole: `text`, `json`, `arrayBuffer` and `blob` read
+ * those bytes directly (its `body` stream is null). A body given to `Response` is read back
+ * through a web stream, a third of this client's CPU per embedding call (docs/benchmarks.md).
+ */
+function readResponse(bytes: Buffer, init: ResponseInit): Response {
+  const text = async () => bytes.toString('utf8');
+  const copy = () => new Uint8Array(bytes).buffer;
+  return Object.defineProperties(new Response(null, init), {
+    text: { value: text },
+    json: { value: async () => JSON.parse(await text()) as unknown },
+    arrayBuffer: { value: async () => copy() },
+    blob: { value: async () => new Blob([copy()]) },
+  });
+}
+
 /** Builds the fetch; its agents keep idle connections open (closed by `destroy`). */
 export function createNodeFetch(opts: NodeFetchOptions = {}): typeof fetch & { destroy(): void } {
   const agentOpts = { keepAlive: true, maxSockets: opts.maxSockets ?? 64 };
@@ -47,8 +63,7 @@ export function createNodeFetch(opts: NodeFetchOptions = {}): typeof fetch & { d
               for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) out.append(name, v);
             }
             const status = res.statusCode ?? 502;
-            const nullBody = status === 204 || status === 304 || init.method === 'HEAD';
-            resolve(new Response(nullBody ? null : Buffer.concat(parts), { status, statusText: res.statusMessage, headers: out }));
+            resolve(readResponse(Buffer.concat(parts), { status, statusText: res.statusMessage, headers: out }));
           });
         },
       );

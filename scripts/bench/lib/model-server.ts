@@ -16,6 +16,12 @@ export interface ModelServerOptions {
   python?: string;
   /** Model folder; default `MINILM_MODEL_DIR`, else `.local/minilm-model`. */
   modelDir?: string;
+  /**
+   * Threads of its numpy (OpenBLAS/OpenMP), default 1. Their library's threads spin for a while
+   * after each embedding: on a machine of two cores, two of them take the cores from the API and
+   * Neo4j just when a search goes on after its embedding (docs/benchmarks.md, issue 50's speed).
+   */
+  threads?: number;
 }
 
 /** A model server for the bench. */
@@ -50,7 +56,9 @@ export async function startModelServer(opts: ModelServerOptions): Promise<ModelS
     );
   }
   const port = await freePort();
-  const child = spawn(python, [SERVER, modelDir, String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const threads = String(opts.threads ?? 1);
+  const env = { ...process.env, OMP_NUM_THREADS: threads, OPENBLAS_NUM_THREADS: threads, MKL_NUM_THREADS: threads };
+  const child = spawn(python, [SERVER, modelDir, String(port)], { stdio: ['ignore', 'pipe', 'inherit'], env });
   const exited = new Promise<void>((ok) => child.once('exit', () => ok()));
   await new Promise<void>((ok, fail) => {
     child.stdout!.on('data', (d: Buffer) => {
@@ -60,7 +68,7 @@ export async function startModelServer(opts: ModelServerOptions): Promise<ModelS
   });
   return {
     url: `http://127.0.0.1:${port}/v1`,
-    description: `all-MiniLM-L6-v2 (${SERVER}, started here on port ${port}, pid ${child.pid})`,
+    description: `all-MiniLM-L6-v2 (${SERVER}, started here on port ${port}, pid ${child.pid}, ${threads} thread(s))`,
     pid: child.pid,
     stop: async () => {
       child.kill('SIGTERM');

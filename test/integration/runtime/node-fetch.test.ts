@@ -47,6 +47,10 @@ describe('node fetch', () => {
     expect(res.ok).toBe(true);
     expect(res.headers.get('x-seen')).toBe('POST /v1/x?q=1 k1');
     expect(await res.json()).toEqual({ echo: { a: [1, 2] } });
+    // The body was received whole: every reader gives the same bytes.
+    const bytes = Buffer.byteLength(JSON.stringify({ echo: { a: [1, 2] } }));
+    expect((await res.arrayBuffer()).byteLength).toBe(bytes);
+    expect((await res.blob()).size).toBe(bytes);
   });
 
   it('keeps the connection open between calls', async () => {

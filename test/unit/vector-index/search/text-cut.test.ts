@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { LabelPlan, TextPlan } from '../../../../src/graph/text/text-plan.js';
 import { boundSources } from '../../../../src/chat/run-job.js';
 import { loadConfig } from '../../../../src/config.js';
-import { boundText, codePointLength, codePointPrefix } from '../../../../src/lib/text.js';
+import { boundText, codePointLength, codePointPrefix, thousands } from '../../../../src/lib/text.js';
 import { hitText, nodePath } from '../../../../src/vector-index/search/result-text.js';
 
 const SMILE = '\u{1F600}'; // two UTF-16 units, one code point
@@ -22,6 +22,14 @@ describe('code points', () => {
     expect(codePointPrefix(`ab${SMILE}cd`, 2)).toBe('ab');
     expect(codePointPrefix(SMILE.repeat(3), 2)).toBe(SMILE.repeat(2));
     expect(codePointPrefix('abc', 10)).toBe('abc');
+    // Long texts: with and without a pair past the cut.
+    expect(codePointPrefix('x'.repeat(5000), 4000)).toBe('x'.repeat(4000));
+    expect(codePointPrefix(`${'x'.repeat(3999)}${SMILE}${'x'.repeat(1000)}`, 4000)).toBe(`${'x'.repeat(3999)}${SMILE}`);
+    expect(codePointLength(`${'x'.repeat(3000)}${SMILE}\uD83D${SMILE}`)).toBe(3003);
+  });
+
+  it('writes counts with commas between thousands, as en-US does', () => {
+    for (const n of [0, 7, 999, 1000, 12_345, 1_234_567, -4321]) expect(thousands(n)).toBe(n.toLocaleString('en-US'));
   });
 });
 
