@@ -131,10 +131,11 @@ const NAME_SHARE = shareUnless(TEXT_CHUNK, 0.5);
  * each of `$kf`: in one list, thousands of names holding a word of the query took the places of
  * texts further down (a text missing from the list loses its full-text part in hybrid), and
  * the share of words, applied after the list is cut, could not bring them back. A query of one
- * field scores a chunk as the query of both does (BM25 per field).
+ * field scores a chunk as the query of both does (BM25 per field). Without `names` (the index
+ * holds none, or keeps them among its texts) the names' field is not asked: one Lucene query.
  */
-const fulltextHits = (inIndex?: InIndexFilter) => `
-CALL () {${FULLTEXT_FIELDS.map(
+const fulltextHits = (inIndex?: InIndexFilter, names = false) => `
+CALL () {${(names ? FULLTEXT_FIELDS : FULLTEXT_FIELDS.slice(0, 1)).map(
   (f) => `
   CALL db.index.fulltext.queryNodes($ftIndex, '${f}:(' + $q + ')', {limit: $kf}) YIELD node AS c, score${inIndex ? `\n  WHERE ${inIndex.where}` : ''}
   RETURN c, score`,
@@ -195,7 +196,7 @@ const hybridHits = (inIndex?: InIndexFilter, names = false, fusion: Fusion = 'z'
 CALL () {${vectorHits(inIndex, NAME_SHARE, names)}
   RETURN ${listOf('vector')}${inIndex ? ', coalesce(max(chunkHits), 0) AS chunkHits' : ''}
 }
-CALL () {${fulltextHits(inIndex)}
+CALL () {${fulltextHits(inIndex, names)}
   RETURN ${listOf('fulltext')}
 }
 WITH ${inIndex ? 'chunkHits, ' : ''}vector, vectorOf, fulltext, fulltextOf, ${most('vector', '$alpha')} + ${most('fulltext', '(1 - $alpha)')} AS most
@@ -213,7 +214,7 @@ export interface SearchQueryOptions {
   filter?: string;
   /** The filter the vector index applies itself (Cypher 25). */
   inIndex?: InIndexFilter;
-  /** The index keeps its name chunks' vectors apart and they are asked too (`$namesIndex`). */
+  /** The index keeps its name chunks apart and holds some: the names' vector index (`$namesIndex`) and full-text field are asked too. */
   names?: boolean;
   /** Hybrid's fusion; default `z`. */
   fusion?: Fusion;
@@ -237,7 +238,7 @@ export function searchQuery(mode: 'vector' | 'fulltext' | 'hybrid', o: SearchQue
     mode === 'vector'
       ? vectorHits(inIndex, NAME_SHARE, names)
       : mode === 'fulltext'
-        ? fulltextHits(inIndex)
+        ? fulltextHits(inIndex, names)
         : hybridHits(inIndex, names, fusion);
   const keep = inIndex && mode !== 'fulltext' ? ', chunkHits' : '';
   return (inIndex ? 'CYPHER 25' : '') + hits + (withRels ? rankedNodesWithRels(filter, keep) : rankedNodes(filter, keep));

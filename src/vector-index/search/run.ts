@@ -36,7 +36,7 @@ export interface RoundOptions {
   graph: string;
   index: string;
   view: SearchView;
-  /** Whether the names' vector index is asked: the index keeps names apart and holds some. */
+  /** Whether the names' vector index and full-text field are asked: the index keeps names apart and holds some. */
   names: boolean;
   mode: RetrievalMode;
   /** The user's words. */
