@@ -117,7 +117,8 @@ export function guards(config: GuardConfig): MiddlewareHandler<AppEnv> {
  * The CORS headers of an answer (not a preflight), as Hono's `cors` sets them, but on the
  * response the route made, after it: `cors` creates the response before the route runs, and
  * the route's response is then copied into it with its body as a web stream, so every answer
- * lost @hono/node-server's direct write of a string body (docs/benchmarks.md, "Speed").
+ * lost @hono/node-server's direct write of a string body (docs/benchmarks.md, "Speed, where the
+ * time over the floor goes").
  */
 function corsHeaders(headers: Headers, allowOrigin: string | null, credentials: boolean): void {
   if (allowOrigin) headers.set('Access-Control-Allow-Origin', allowOrigin);

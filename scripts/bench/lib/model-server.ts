@@ -19,7 +19,7 @@ export interface ModelServerOptions {
   /**
    * Threads of its numpy (OpenBLAS/OpenMP), default 1. Their library's threads spin for a while
    * after each embedding: on a machine of two cores, two of them take the cores from the API and
-   * Neo4j just when a search goes on after its embedding (docs/benchmarks.md, issue 50's speed).
+   * Neo4j just when a search goes on after its embedding (docs/benchmarks.md, "Speed, where the time over the floor goes").
    */
   threads?: number;
 }
