@@ -135,11 +135,13 @@ const NAME_SHARE = shareUnless(TEXT_CHUNK, 0.5);
  * holds none, or keeps them among its texts) the names' field is not asked: one Lucene query.
  */
 const fulltextHits = (inIndex?: InIndexFilter, names = false) => `
-CALL () {${(names ? FULLTEXT_FIELDS : FULLTEXT_FIELDS.slice(0, 1)).map(
-  (f) => `
+CALL () {${(names ? FULLTEXT_FIELDS : FULLTEXT_FIELDS.slice(0, 1))
+  .map(
+    (f) => `
   CALL db.index.fulltext.queryNodes($ftIndex, '${f}:(' + $q + ')', {limit: $kf}) YIELD node AS c, score${inIndex ? `\n  WHERE ${inIndex.where}` : ''}
   RETURN c, score`,
-).join('\n  UNION ALL')}
+  )
+  .join('\n  UNION ALL')}
 }
 WITH c.nodeId AS nodeId, ${IS_NAME} AS name, max(score${TERM_SHARE}) AS score`;
 
