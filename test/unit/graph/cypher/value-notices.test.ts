@@ -2,7 +2,7 @@
  * Value notices without a database: the comparisons read from Cypher, and the checks against
  * hand-made samples (Northwind's strings for numbers and dates, movies' integers, countries).
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { readComparisons } from '../../../../src/graph/cypher/cypher-comparisons.js';
 import {
   temporalHint,
@@ -202,6 +202,20 @@ describe('valueNotices', () => {
     const slow: ValueSampler = { sample: () => new Promise(() => {}), exists: async () => true };
     const q = "MATCH (p:Person {name: 'x'}) WHERE p.born = 'y' RETURN p";
     expect(await valueNotices(q, {}, { sampler: slow, database: 'neo4j', timeoutMs: 200 })).toEqual({ notices: [], unchecked: 2 });
+  });
+  it('counts a comparison its time-out cut as unchecked when its timer fires before the clock says the time is up', async () => {
+    const slow: ValueSampler = { sample: () => new Promise(() => {}), exists: async () => true };
+    const q = "MATCH (p:Person {name: 'x'}) WHERE p.born = 'y' RETURN p";
+    const realSetTimeout = globalThis.setTimeout;
+    // Timers firing 5 ms before the clock says the time is up.
+    const early = vi
+      .spyOn(globalThis, 'setTimeout')
+      .mockImplementation(((fn: () => void, ms?: number) => realSetTimeout(fn, Math.max(0, (ms ?? 0) - 5))) as typeof setTimeout);
+    try {
+      expect(await valueNotices(q, {}, { sampler: slow, database: 'neo4j', timeoutMs: 50 })).toEqual({ notices: [], unchecked: 2 });
+    } finally {
+      early.mockRestore();
+    }
   });
   it('checks one comparison at a time, each with one lookup for all its values, and at most four', async () => {
     let open = 0;
