@@ -56,7 +56,9 @@ export function describeJobError(err: unknown): string {
   const e = err as { status?: unknown; message?: unknown; name?: unknown } | null;
   const message = typeof e?.message === 'string' && e.message ? e.message : String(err);
   if (typeof e?.status === 'number') return `the language model answered HTTP ${e.status}: ${message}`;
-  if (llmFailureOf(err) === 'unreachable') return `the language model could not be reached: ${message}`;
+  const failure = llmFailureOf(err);
+  if (failure === 'unreachable') return `the language model could not be reached: ${message}`;
+  if (failure === 'timeout') return `the language model did not answer within LLM_TIMEOUT_MS: ${message}`;
   // A driver's own text names internal addresses (ECONNREFUSED 10.0.0.5:7687): the log has it.
   if (isDependencyDown(err)) return `${dependencyName(err)} is unavailable; try again shortly`;
   return message;

@@ -1,23 +1,24 @@
 /**
  * Why a language-model call failed, in terms a person can act on: nothing answered (connection
- * refused, DNS, timeout), the server is overloaded (5xx, 429 after the retries), the key was
+ * refused, DNS), no answer within LLM_TIMEOUT_MS (a slow server, not a missing one), the server is overloaded (5xx, 429 after the retries), the key was
  * refused (401/403) or the model is not there (404). The chat worker falls back to lookup when
  * the router fails this way, and names the provider, address, model and fix when the agent does.
  */
-import { APIConnectionError } from 'openai';
+import { APIConnectionError, APIConnectionTimeoutError } from 'openai';
 import { CONTEXT_SETTING, type LlmRole } from './clients.js';
 import { ContextBudgetError } from './context-budget.js';
 import { isRefusal, LlmRefusedError, refusalText, statusOf } from './protocol.js';
 import type { LlmTarget } from './types.js';
 
 /** The kinds of {@link llmFailureOf}. */
-export type LlmFailure = 'unreachable' | 'unavailable' | 'key-refused' | 'unknown-model' | 'refused' | 'context';
+export type LlmFailure = 'unreachable' | 'timeout' | 'unavailable' | 'key-refused' | 'unknown-model' | 'refused' | 'context';
 
 /** The kind of failure `err` is, or null when it is not the model server's (e.g. a bad answer). */
 export function llmFailureOf(err: unknown): LlmFailure | null {
   // The class, not `name`: the package's errors report the base class's name.
-  if (err instanceof APIConnectionError) return 'unreachable'; // includes APIConnectionTimeoutError
-  if (err instanceof Error && err.name === 'TimeoutError') return 'unreachable';
+  // A time-out first: the package's time-out error is a connection error too.
+  if (err instanceof APIConnectionTimeoutError || (err instanceof Error && err.name === 'TimeoutError')) return 'timeout';
+  if (err instanceof APIConnectionError) return 'unreachable';
   if (err instanceof LlmRefusedError) return 'refused';
   if (err instanceof ContextBudgetError) return 'context';
   const status = statusOf(err);
@@ -45,6 +46,8 @@ export function llmFailureFix(target: Pick<LlmTarget, 'provider' | 'model'>, rol
       return local
         ? `start the model server (for Ollama: \`ollama serve\` and \`ollama pull ${target.model}\`), or use LLM_PROVIDER=hosted with HOSTED_LLM_API_KEY`
         : 'check HOSTED_LLM_BASE_URL and the network';
+    case 'timeout':
+      return 'raise LLM_TIMEOUT_MS for a slow model server, or use a smaller model';
     case 'unknown-model':
       return local
         ? `run \`ollama pull ${target.model}\`, or set ${MODEL_SETTING[role].local} to a model it has`
@@ -62,6 +65,7 @@ export function llmFailureFix(target: Pick<LlmTarget, 'provider' | 'model'>, rol
 
 const FOUND: Record<LlmFailure, string> = {
   unreachable: 'could not be reached',
+  timeout: 'did not answer within LLM_TIMEOUT_MS',
   'unknown-model': 'is not on that server (HTTP 404)',
   'key-refused': 'refused the API key (HTTP 401/403)',
   unavailable: 'is overloaded or failing (HTTP 5xx, or 429 after the retries)',
@@ -82,7 +86,12 @@ export function describeLlmFailure(
   const where = `the ${role} model "${target.model}" (provider ${target.provider}, ${target.client.baseURL})`;
   if (failure === 'context' && err instanceof Error) return `${where}: ${err.message}`;
   const sep = failure === 'unavailable' ? '; ' : ': ';
-  const found = failure === 'unknown-model' && target.provider === 'hosted' ? 'does not exist there (HTTP 404)' : FOUND[failure];
+  const found =
+    failure === 'unknown-model' && target.provider === 'hosted'
+      ? 'does not exist there (HTTP 404)'
+      : failure === 'timeout'
+        ? `did not answer within ${target.client.timeout} ms (LLM_TIMEOUT_MS)`
+        : FOUND[failure];
   const detail = failure !== 'refused' || !err ? '' : err instanceof LlmRefusedError ? ` (${err.message})` : ` (${refusalText(err)})`;
   return `${where} ${found}${detail}${sep}${llmFailureFix(target, role, failure)}`;
 }

@@ -7,8 +7,11 @@
 import { llmFailureOf, type LlmFailure } from './failure.js';
 import type { LlmTarget } from './types.js';
 
-/** Outcome of {@link probeLlm}: a model list that answers cannot have refused a form or overflowed a context. */
-export type LlmProbe = 'ok' | Exclude<LlmFailure, 'refused' | 'context'>;
+/**
+ * Outcome of {@link probeLlm}: a model list that answers cannot have refused a form or overflowed
+ * a context; a list not given within the probe's short time-out is `unreachable`.
+ */
+export type LlmProbe = 'ok' | Exclude<LlmFailure, 'refused' | 'context' | 'timeout'>;
 
 /** True when `id` (as the server lists it) names `model`; Ollama lists `qwen2.5` as `qwen2.5:latest`. */
 export function sameModel(id: string, model: string): boolean {
@@ -24,6 +27,7 @@ export async function probeLlm(target: LlmTarget, timeoutMs: number): Promise<Ll
     return 'ok';
   } catch (err) {
     const failure = llmFailureOf(err);
+    if (failure === 'timeout') return 'unreachable';
     return failure === null || failure === 'refused' || failure === 'context' ? 'unavailable' : failure;
   }
 }

@@ -37,6 +37,12 @@ describe('router model down: answered by lookup', () => {
     h.llm.script({ ...routerReply('agent', 0.9), latencyMs: 3_000 });
     const job = await h.waitJob((await h.submit('Who is Ada?')).job_id);
     expect(job).toMatchObject({ status: 'done', result: { route_taken: 'lookup' } });
+    // A slow server, not a missing one: the time-out and its setting, not "start the model server".
+    const done = await routing(job.job_id);
+    expect(done.reasoning).toMatch(
+      /router model "qwen2\.5:1\.5b" .* did not answer within 300 ms \(LLM_TIMEOUT_MS\): raise LLM_TIMEOUT_MS/,
+    );
+    expect(done.reasoning).not.toContain('ollama serve');
   });
 
   it('when the server does not have the router model (404), or is overloaded (503)', async () => {

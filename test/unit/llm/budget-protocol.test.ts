@@ -1,5 +1,6 @@
 /** The context budget's shortening order and its error, what counts as a refusal, and the config defaults of both. */
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import { APIConnectionError, APIConnectionTimeoutError } from 'openai';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config.js';
 import { createLlmClients } from '../../../src/llm/clients.js';
@@ -107,6 +108,12 @@ describe('refusals', () => {
     expect(llmFailureOf({ status: 503 })).toBe('unavailable');
     expect(llmFailureOf(new LlmRefusedError('all forms', 500))).toBe('refused');
     expect(llmFailureOf(new ContextBudgetError('too long'))).toBe('context');
+  });
+
+  it('tell a server that answered too slowly from one that did not answer at all', () => {
+    expect(llmFailureOf(new APIConnectionTimeoutError())).toBe('timeout');
+    expect(llmFailureOf(Object.assign(new Error('late'), { name: 'TimeoutError' }))).toBe('timeout');
+    expect(llmFailureOf(new APIConnectionError({ message: 'ECONNREFUSED' }))).toBe('unreachable');
   });
 
   it('are remembered per base URL and model', () => {
