@@ -84,14 +84,24 @@ export function createJobQueue(kv: KvStore): JobQueue {
   const keys = createKeys(kv.prefix);
   const redis = kv.redis;
   let blocking: KvClient | undefined;
+  let endRead: ((err: Error) => void) | undefined;
   return {
-    async next(workerId, timeoutSeconds) {
+    next(workerId, timeoutSeconds) {
       blocking ??= kv.blockingClient();
-      return blocking.blmove(keys.queue(), keys.processing(workerId), 'RIGHT', 'LEFT', timeoutSeconds);
+      const read = blocking.blmove(keys.queue(), keys.processing(workerId), 'RIGHT', 'LEFT', timeoutSeconds);
+      // interrupt() ends the read itself: a client between reconnection attempts (the server
+      // away) keeps a queued command forever, closed or not, and a stopping worker waits on it.
+      return new Promise<string | null>((resolve, reject) => {
+        endRead = reject;
+        read.then(resolve, reject).finally(() => {
+          endRead = undefined;
+        });
+      });
     },
     interrupt() {
       blocking?.disconnect();
       blocking = undefined;
+      endRead?.(new Error('the queue read was interrupted'));
     },
     async drop(jobId, workerId) {
       await redis.lrem(keys.processing(workerId), 1, jobId);

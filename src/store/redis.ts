@@ -114,7 +114,21 @@ export function createKvStore(opts: KvStoreOptions): KvStore {
     },
 
     async close() {
-      await Promise.allSettled([redis, ...extra].map((c) => c.quit().catch(() => c.disconnect())));
+      // QUIT waits in the queue of a client between reconnection attempts (forever for a
+      // blocking one): only a connected client is asked to quit, and not for long.
+      await Promise.allSettled(
+        [redis, ...extra].map(async (c) => {
+          if (c.status === 'ready') {
+            try {
+              await withTimeout(c.quit(), 1_000, 'kv quit');
+              return;
+            } catch {
+              // Closed below.
+            }
+          }
+          c.disconnect();
+        }),
+      );
     },
   };
 }
