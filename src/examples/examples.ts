@@ -25,6 +25,7 @@ import type { ExampleStore } from '../store/examples.js';
 import { checkExampleQuery } from './check.js';
 import { type Example, parseExamples, readExample, type RejectedExample } from './format.js';
 import { cosine } from '../lib/vector.js';
+import { inPool } from '../lib/pool.js';
 import { rankBy, wordOverlap } from './prompt.js';
 
 /** One graph's examples after checking. */
@@ -73,20 +74,6 @@ const CHECKS_AT_ONCE = 4;
 const EMBED_BATCH = 64;
 /** How long a load waits for the graph's schema, in ms. */
 const SCHEMA_WAIT_MS = 5_000;
-
-/** Runs `work` over `items`, `n` at a time, results in order. */
-async function inPool<T, R>(items: readonly T[], n: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await work(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(n, items.length) }, worker));
-  return out;
-}
 
 /** Embeds `texts` with the index's model, in batches. */
 async function embedQuestions(deps: AgentExamplesDeps, texts: string[]): Promise<Float32Array[]> {

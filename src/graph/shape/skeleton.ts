@@ -21,6 +21,7 @@ import {
   type TypeEnds,
 } from './schema.js';
 import { shownJson, shownName } from '../../lib/shown-name.js';
+import { inPool } from '../../lib/pool.js';
 import { DETAIL_LEVELS, orderProperties, propertyBlock } from './skeleton-view.js';
 
 /** The raw material of a skeleton. */
@@ -62,20 +63,6 @@ export const DEFAULT_SKELETON_CHARS = 4_000;
 /** Reads given at once by {@link computeSkeleton}. */
 const POOL = 4;
 
-/** `work` over `items`, {@link POOL} at a time, results in the items' order. */
-async function inPool<T, R>(items: readonly T[], work: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await work(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(POOL, items.length) }, worker));
-  return out;
-}
-
 /** Reads counts, patterns and the main properties of a graph. */
 export async function computeSkeleton(graph: GraphStore, database: string, opts: SkeletonOptions = {}): Promise<SkeletonData> {
   const keep = opts.labelFilter ?? (() => true);
@@ -94,11 +81,16 @@ export async function computeSkeleton(graph: GraphStore, database: string, opts:
   // Property samples are small reads, each mostly a round trip: a few at a time.
   const labelSamples = await inPool(
     labels.slice(0, opts.detailedLabels ?? 40),
+    POOL,
     async (l) => [l.label, (await labelProperties(graph, database, l.label, opts)).properties] as const,
   );
   const properties = new Map<string, PropertyInfo[]>(labelSamples);
   const sampledTypes = [...new Set(patterns.map((p) => p.type))].slice(0, opts.detailedTypes ?? 60);
-  const typeSamples = await inPool(sampledTypes, async (t) => [t, (await typeProperties(graph, database, t, opts)).properties] as const);
+  const typeSamples = await inPool(
+    sampledTypes,
+    POOL,
+    async (t) => [t, (await typeProperties(graph, database, t, opts)).properties] as const,
+  );
   const relationshipProperties = new Map<string, PropertyInfo[]>(typeSamples);
   const relationshipCount = opts.labelFilter ? patterns.reduce((n, p) => n + p.count, 0) : counts.types.reduce((n, t) => n + t.count, 0);
   const types = counts.types.map((t) => t.type);
