@@ -34,6 +34,21 @@ const HOW_TO = (graph: string) =>
     '4. If a query fails, read the error, fix the query and try again. An empty or all-zero result may come with notices saying what the graph holds instead (a name, a value, the type to convert to): fix the query as they say before concluding there is no answer. Answer from what the tools returned, and say when they did not contain the answer.',
   ].join('\n');
 
+/**
+ * The read of a resource of graph `{graph}`: the Markdown `read` gives for it, or, for a graph
+ * the server does not have, where the configured graph's resource is (`uriOf`).
+ */
+function graphResource(deps: McpContextDeps, uriOf: (graph: string) => string, read: (graph: string) => Promise<string>) {
+  const configured = deps.config.GRAPHDB_GRAPH;
+  return async (uri: URL, { graph }: { graph?: string | string[] }) => {
+    const name = decodeURIComponent(String(graph));
+    const text = (await deps.graph.hasGraph(name).catch(() => false))
+      ? await read(name)
+      : `There is no graph "${name}" on this server; the configured one is "${configured}" (${uriOf(configured)}).`;
+    return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text }] };
+  };
+}
+
 /** Registers the schema resource and the `answer-from-graph` prompt on `server`. */
 export function registerGraphContext(server: McpServer, deps: McpContextDeps): void {
   const { config } = deps;
@@ -50,13 +65,12 @@ export function registerGraphContext(server: McpServer, deps: McpContextDeps): v
         'Labels with counts and properties (most used first, with value kinds and common values), relationship patterns with their properties, bounded in size.',
       mimeType: 'text/markdown',
     },
-    async (uri, { graph }) => {
-      const name = decodeURIComponent(String(graph));
-      const text = (await deps.graph.hasGraph(name).catch(() => false))
-        ? ((await deps.skeleton.current(name)) ?? 'The schema could not be read: the graph database is unavailable; try again shortly.')
-        : `There is no graph "${name}" on this server; the configured one is "${config.GRAPHDB_GRAPH}" (${schemaUri(config.GRAPHDB_GRAPH)}).`;
-      return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text }] };
-    },
+    graphResource(
+      deps,
+      schemaUri,
+      async (name) =>
+        (await deps.skeleton.current(name)) ?? 'The schema could not be read: the graph database is unavailable; try again shortly.',
+    ),
   );
   server.registerPrompt(
     'answer-from-graph',
@@ -97,20 +111,12 @@ function registerExamplesResource(server: McpServer, deps: McpContextDeps): void
         'Questions about the graph and the read-only Cypher that answers them, each checked against the graph; adapt them in graph_query.',
       mimeType: 'text/markdown',
     },
-    async (uri, { graph }) => {
-      const name = decodeURIComponent(String(graph));
-      let text: string;
-      if (!(await deps.graph.hasGraph(name).catch(() => false))) {
-        text = `There is no graph "${name}" on this server; the configured one is "${config.GRAPHDB_GRAPH}" (${examplesUri(config.GRAPHDB_GRAPH)}).`;
-      } else {
-        const set = await examples.load(name).catch(() => null);
-        text = !set
-          ? 'The examples could not be checked: the graph database is unavailable; try again shortly.'
-          : set.examples.length
-            ? `# Examples for the graph "${name}"\n\n${set.examples.map(formatExample).join('\n\n')}`
-            : `The graph "${name}" has no examples.`;
-      }
-      return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text }] };
-    },
+    graphResource(deps, examplesUri, async (name) => {
+      const set = await examples.load(name).catch(() => null);
+      if (!set) return 'The examples could not be checked: the graph database is unavailable; try again shortly.';
+      return set.examples.length
+        ? `# Examples for the graph "${name}"\n\n${set.examples.map(formatExample).join('\n\n')}`
+        : `The graph "${name}" has no examples.`;
+    }),
   );
 }
