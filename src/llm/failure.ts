@@ -1,7 +1,8 @@
 /**
  * Why a language-model call failed, in terms a person can act on: nothing answered (connection
- * refused, DNS), no answer within LLM_TIMEOUT_MS (a slow server, not a missing one), the server is overloaded (5xx, 429 after the retries), the key was
- * refused (401/403) or the model is not there (404). The chat worker falls back to lookup when
+ * refused, DNS), no answer within LLM_TIMEOUT_MS (a slow server, not a missing one), the server
+ * is overloaded (5xx, 429 after the retries), the key was refused (401/403) or the model is not
+ * there (404). The chat worker falls back to lookup when
  * the router fails this way, and names the provider, address, model and fix when the agent does.
  */
 import { APIConnectionError, APIConnectionTimeoutError } from 'openai';
@@ -63,9 +64,9 @@ export function llmFailureFix(target: Pick<LlmTarget, 'provider' | 'model'>, rol
   }
 }
 
-const FOUND: Record<LlmFailure, string> = {
+/** What was found, per kind; a time-out's names its limit (see {@link describeLlmFailure}). */
+const FOUND: Record<Exclude<LlmFailure, 'timeout'>, string> = {
   unreachable: 'could not be reached',
-  timeout: 'did not answer within LLM_TIMEOUT_MS',
   'unknown-model': 'is not on that server (HTTP 404)',
   'key-refused': 'refused the API key (HTTP 401/403)',
   unavailable: 'is overloaded or failing (HTTP 5xx, or 429 after the retries)',
