@@ -21,8 +21,8 @@ export interface NodeFetchOptions {
 /**
  * A response whose body has been received whole: `text`, `json`, `arrayBuffer` and `blob` read
  * those bytes directly (its `body` stream is null). A body given to `Response` is read back
- * through a web stream: ~0.15 ms of CPU per embedding call (docs/benchmarks.md, "Speed, where
- * the time over the floor goes").
+ * through a web stream, on every embedding call (docs/benchmarks.md, "Speed, where the time
+ * over the floor goes").
  */
 function readResponse(bytes: Buffer, init: ResponseInit): Response {
   const text = async () => bytes.toString('utf8');
