@@ -17,16 +17,24 @@ export const notIndexNode = (v: string) => `NOT any(l IN labels(${v}) WHERE l ST
 export const dbIdOf = (v: string) => `CASE WHEN ${v}.dbId IS :: INTEGER NOT NULL THEN ${v}.dbId ELSE id(${v}) END`;
 
 /**
+ * Cypher: key `k` ends in `name`, `title` or `id`, in any case. Not a regular expression
+ * (`=~ '(?i).*(name|title|id)'`): that one was most of the cost of naming ten results
+ * (docs/benchmarks.md, "What the query reads").
+ */
+const NAME_KEY = (k: string) => `(toLower(${k}) ENDS WITH 'name' OR toLower(${k}) ENDS WITH 'title' OR toLower(${k}) ENDS WITH 'id')`;
+
+/**
  * Cypher: the properties of node `v` that can name it, as `[key, value]` pairs: keys ending in
  * `name`, `title` or `id` (any case), and the plan's name keys (`$nameKeys`: an explicit choice
  * names by any key); strings cut to {@link NAME_FIELD_CHARS} characters (a 5 MB value is not
  * sent whole) and integers, nothing else. The rule that picks the name runs in JS
  * (src/graph/text/node-name.ts), since written out in Cypher it makes every query naming nodes
- * several times slower to plan (docs/benchmarks.md, "Names picked in JS: the planning cost"). Never fails, whatever a value is (a list, a date, 5 MB of text): `left` runs only
- * behind a `CASE` on the type.
+ * several times slower to plan (docs/benchmarks.md, "Names picked in JS: the planning cost").
+ * Never fails, whatever a value is (a list, a date, 5 MB of text): `left` runs only behind a
+ * `CASE` on the type. Each value is read once (`p[1]`): every read of a property loads it whole.
  */
-export const nameFieldsOf = (v: string) => `[k IN keys(${v}) WHERE (k =~ '(?i).*(name|title|id)' OR k IN $nameKeys)
-  AND (${v}[k] IS :: STRING OR ${v}[k] IS :: INTEGER) | [k, CASE WHEN ${v}[k] IS :: STRING THEN left(${v}[k], ${NAME_FIELD_CHARS}) ELSE ${v}[k] END]]`;
+export const nameFieldsOf = (v: string) => `[p IN [k IN keys(${v}) WHERE ${NAME_KEY('k')} OR k IN $nameKeys | [k, ${v}[k]]]
+  WHERE p[1] IS :: STRING OR p[1] IS :: INTEGER | [p[0], CASE WHEN p[1] IS :: STRING THEN left(p[1], ${NAME_FIELD_CHARS}) ELSE p[1] END]]`;
 
 /** Cypher: the properties the text plan (`$textKeys`, label → keys) reads for node `v`. */
 const textKeysOf = (v: string) => `reduce(ks = [], l IN labels(${v}) | ks + coalesce($textKeys[l], []))`;
@@ -69,7 +77,7 @@ const keySig = (v: string) => `[x IN [${v}[k]] | CASE WHEN x IS :: STRING THEN [
  */
 export const nodeSig = (v: string) => `[tk IN [${textKeysOf(v)}] | reduce(s = labels(${v}) + ['\\u001e'], k IN keys(${v}) |
   CASE WHEN k = $prop OR k IN tk OR k IN $carryProps OR k IN $nameKeys
-    OR toLower(k) ENDS WITH 'name' OR toLower(k) ENDS WITH 'title' OR toLower(k) ENDS WITH 'id'
+    OR ${NAME_KEY('k')}
   THEN s + ${keySig(v)} ELSE s END)][0]`;
 
 /**
@@ -92,10 +100,13 @@ const textSize = (x: string) => `CASE WHEN ${x} IS :: STRING THEN size(${x})
 export const textFields = (v: string, cut = false) => {
   const value = (x: string) => (cut ? cutValue(x) : x);
   const size = (x: string) => (cut ? `, ${textSize(x)}` : '');
-  const text = cut ? `${cutValue(`${v}[$prop]`)} AS text, ${textSize(`${v}[$prop]`)} AS textSize` : `${v}[$prop] AS text`;
+  // Each value is bound once (`[x IN [value] | …][0]`): every read of a property loads it whole, and the tests and cuts read it several times.
+  const text = cut
+    ? `[x IN [${v}[$prop]] | ${cutValue('x')}][0] AS text, [x IN [${v}[$prop]] | ${textSize('x')}][0] AS textSize`
+    : `${v}[$prop] AS text`;
   // The name is picked in JS (src/graph/text/node-name.ts): a result's with fallbacks, the chunks' header a name only.
   return `${text}, ${nameFieldsOf(v)} AS nameFields, labels(${v}) AS labels,
-  [k IN ${textKeysOf(v)} WHERE ${v}[k] IS NOT NULL | [k, ${value(`${v}[k]`)}${size(`${v}[k]`)}]] AS props`;
+  [p IN [k IN ${textKeysOf(v)} | [k, ${v}[k]]] WHERE p[1] IS NOT NULL | [p[0], ${value('p[1]')}${size('p[1]')}]] AS props`;
 };
 
 /**

@@ -47,6 +47,15 @@ export interface InIndexFilter {
 const IS_NAME = 'count(c.chunkText) = 0';
 
 /**
+ * How a list reads its chunks: `mixed`, names may be among them ({@link IS_NAME}, and a name
+ * weighed by its share of the query's words); `texts`, every chunk is a text (the index keeps
+ * its names apart and holds none), so no chunk's text is read to tell, nor weighed: each text
+ * read is a whole string property loaded, for every hit of every list (docs/benchmarks.md,
+ * "What the query reads").
+ */
+export type ChunkKinds = 'mixed' | 'texts';
+
+/**
  * `$k` vector-index chunk hits for `$vector`, best score per source node; with `names`, also
  * `$kn` from the names' index `$namesIndex` ({@link NAME_VECTOR}; a name is one chunk, so fewer
  * than the texts, whose nodes may have several). With `inIndex`, each index itself returns the
@@ -55,7 +64,8 @@ const IS_NAME = 'count(c.chunkText) = 0';
  * while the names' list is full: fewer than `$k` means no other chunk passes, so a filtered
  * search need not ask again.
  */
-const vectorHits = (inIndex?: InIndexFilter, weigh = '', names = false) => {
+const vectorHits = (inIndex?: InIndexFilter, names = false, kinds: ChunkKinds = 'mixed') => {
+  const [weigh, isName, isText] = kinds === 'texts' ? ['', 'false', 'true'] : [NAME_SHARE, IS_NAME, 'c.chunkText IS NOT NULL'];
   /** The chunk hits of one vector index (`index`: its name written out for `SEARCH`, else a parameter), at most `k` (a parameter). */
   const hitsOf = (index: string, k: string) =>
     inIndex
@@ -73,11 +83,11 @@ const vectorHits = (inIndex?: InIndexFilter, weigh = '', names = false) => {
   RETURN c, score, 1 AS list
 }`
     : hitsOf(texts, '$k');
-  if (!inIndex) return `\n${hits}\nWITH c.nodeId AS nodeId, ${IS_NAME} AS name, max(score${weigh}) AS score`;
+  if (!inIndex) return `\n${hits}\nWITH c.nodeId AS nodeId, ${isName} AS name, max(score${weigh}) AS score`;
   const list = names ? 'list' : '0';
   return `
 ${hits}
-WITH collect({nodeId: c.nodeId, score: score${weigh}, list: ${list}, text: c.chunkText IS NOT NULL}) AS chunks
+WITH collect({nodeId: c.nodeId, score: score${weigh}, list: ${list}, text: ${isText}}) AS chunks
 WITH chunks, size([x IN chunks WHERE x.list = 0]) AS texts, size([x IN chunks WHERE x.list = 1]) AS names
 UNWIND chunks AS h
 WITH CASE WHEN names >= $kn AND texts < $k THEN $k ELSE texts END AS chunkHits, h.nodeId AS nodeId, count(CASE WHEN h.text THEN 1 END) = 0 AS name, max(h.score) AS score`;
@@ -111,6 +121,9 @@ const shareUnless = (keep: string, floor = 0) => ` * CASE WHEN size($terms) = 0 
  */
 const TERM_SHARE = shareUnless(`(NOT $shareAll AND ${TEXT_CHUNK})`);
 
+/** {@link TERM_SHARE} where every chunk is a text ({@link ChunkKinds}). */
+const TEXTS_SHARE = shareUnless('NOT $shareAll');
+
 /**
  * A name chunk's vector score, in vector mode and in hybrid's vector list, times ½ + ½ · the
  * share of the query's words it holds ({@link TERM_SHARE}). A name's vector is close to any query
@@ -133,8 +146,9 @@ const NAME_SHARE = shareUnless(TEXT_CHUNK, 0.5);
  * the share of words, applied after the list is cut, could not bring them back. A query of one
  * field scores a chunk as the query of both does (BM25 per field). Without `names` (the index
  * holds none, or keeps them among its texts) the names' field is not asked: one Lucene query.
+ * With `kinds` `texts`, a hit's text is read only for `$shareAll`.
  */
-const fulltextHits = (inIndex?: InIndexFilter, names = false) => `
+const fulltextHits = (inIndex?: InIndexFilter, names = false, kinds: ChunkKinds = 'mixed') => `
 CALL () {${(names ? FULLTEXT_FIELDS : FULLTEXT_FIELDS.slice(0, 1))
   .map(
     (f) => `
@@ -143,7 +157,7 @@ CALL () {${(names ? FULLTEXT_FIELDS : FULLTEXT_FIELDS.slice(0, 1))
   )
   .join('\n  UNION ALL')}
 }
-WITH c.nodeId AS nodeId, ${IS_NAME} AS name, max(score${TERM_SHARE}) AS score`;
+WITH c.nodeId AS nodeId, ${kinds === 'texts' ? 'false' : IS_NAME} AS name, max(score${kinds === 'texts' ? TEXTS_SHARE : TERM_SHARE}) AS score`;
 
 /**
  * How hybrid search puts each list's scores on one scale before `$alpha · vector + (1 − $alpha)
@@ -190,15 +204,15 @@ const listOf = (list: string) => {
  * Hybrid search in one round trip: both candidate lists, fused per node by `fusion`
  * ({@link Fusion}).
  */
-const hybridHits = (inIndex?: InIndexFilter, names = false, fusion: Fusion = 'z') => {
+const hybridHits = (inIndex: InIndexFilter | undefined, names: boolean, kinds: ChunkKinds, fusion: Fusion) => {
   /** The most a list gives (its best's part), 0 for an empty list. */
   const most = (l: string, weight: string) =>
     `CASE WHEN size(${l}) = 0 THEN 0.0 ELSE ${scaled(fusion, `${l}Of`, `${l}Of.top`, weight)} END`;
   return `
-CALL () {${vectorHits(inIndex, NAME_SHARE, names)}
+CALL () {${vectorHits(inIndex, names, kinds)}
   RETURN ${listOf('vector')}${inIndex ? ', coalesce(max(chunkHits), 0) AS chunkHits' : ''}
 }
-CALL () {${fulltextHits(inIndex, names)}
+CALL () {${fulltextHits(inIndex, names, kinds)}
   RETURN ${listOf('fulltext')}
 }
 WITH ${inIndex ? 'chunkHits, ' : ''}vector, vectorOf, fulltext, fulltextOf, ${most('vector', '$alpha')} + ${most('fulltext', '(1 - $alpha)')} AS most
@@ -218,6 +232,8 @@ export interface SearchQueryOptions {
   inIndex?: InIndexFilter;
   /** The index keeps its name chunks apart and holds some: the names' vector index (`$namesIndex`) and full-text field are asked too. */
   names?: boolean;
+  /** Whether a list must tell names from texts ({@link ChunkKinds}); default `mixed`. */
+  kinds?: ChunkKinds;
   /** Hybrid's fusion; default `z`. */
   fusion?: Fusion;
 }
@@ -235,13 +251,13 @@ export interface SearchQueryOptions {
  * (`$namesIndex`).
  */
 export function searchQuery(mode: 'vector' | 'fulltext' | 'hybrid', o: SearchQueryOptions = {}): string {
-  const { withRels = false, filter, inIndex, names = false, fusion = 'z' } = o;
+  const { withRels = false, filter, inIndex, names = false, kinds = 'mixed', fusion = 'z' } = o;
   const hits =
     mode === 'vector'
-      ? vectorHits(inIndex, NAME_SHARE, names)
+      ? vectorHits(inIndex, names, kinds)
       : mode === 'fulltext'
-        ? fulltextHits(inIndex, names)
-        : hybridHits(inIndex, names, fusion);
+        ? fulltextHits(inIndex, names, kinds)
+        : hybridHits(inIndex, names, kinds, fusion);
   const keep = inIndex && mode !== 'fulltext' ? ', chunkHits' : '';
   return (inIndex ? 'CYPHER 25' : '') + hits + (withRels ? rankedNodesWithRels(filter, keep) : rankedNodes(filter, keep));
 }

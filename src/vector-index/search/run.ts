@@ -66,6 +66,8 @@ export async function runRound(o: RoundOptions): Promise<RoundResult> {
     filter: filter?.post?.cypher,
     inIndex,
     names: o.names,
+    // An index that keeps names apart and holds none has texts alone.
+    kinds: view.namesIndex && !o.names ? 'texts' : 'mixed',
     fusion: settings.fusion,
   });
   const records = await o.read(cypher, {

@@ -62,6 +62,15 @@ describe('an index of text alone', () => {
     }
   });
 
+  it('still weighs every full-text hit by its share when asked to (`all`), though it reads no text to tell names', async () => {
+    // The first query's question words are in no text, so every hit holds a share below 1.
+    const bm25 = await search(queries[0]!, 'fulltext', 'none');
+    const all = await search(queries[0]!, 'fulltext', 'all');
+    expect(all.length).toBeGreaterThan(0);
+    const scoreOf = new Map(bm25.map((h) => [h.dbId, h.score]));
+    for (const h of all) expect(h.score).toBeLessThan(scoreOf.get(h.dbId) ?? Number.POSITIVE_INFINITY);
+  });
+
   it("does not ask its empty names' vector index", async () => {
     const before = await search(queries[0]!, 'hybrid');
     // Were the names' index asked, its absence would fail the search ("no such vector schema index").
