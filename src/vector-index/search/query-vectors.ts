@@ -39,23 +39,38 @@ export interface QueryVectors {
 type Waiter = { query: string; resolve: (v: readonly number[] | null) => void; reject: (err: unknown) => void };
 
 /**
+ * How many of `waiting` queries the next call takes when the call before took `last`: half of
+ * both (rounded up), at most all that wait. Under steady load this keeps two groups of about
+ * the same size taking turns, so that the model embeds one while the other's searches run in
+ * the database; taking every waiting query settles instead into whatever split the first call
+ * made (one query, then all the others), and the model then waits, idle, for the large group's
+ * searches to end (docs/benchmarks.md, "Two groups taking turns"). A waiting query goes in the
+ * next call or the one after: each takes at least half of those waiting, oldest first.
+ */
+export function nextBatchSize(waiting: number, last: number): number {
+  return Math.min(waiting, Math.ceil((waiting + last) / 2));
+}
+
+/**
  * Micro-batching per model: a query that arrives while an embedding call of its model is in
- * flight waits for that call to end, then every waiting query goes out in one call (up to
- * `maxBatch`). An idle model gets its query at once, so one client waits for nothing; under
- * load the model server answers one request of n texts instead of n requests, which costs it
- * far less than n times one (one HTTP exchange, one padded matrix product).
+ * flight waits for that call to end, then the waiting queries go out in one call (up to
+ * `maxBatch`; how many: {@link nextBatchSize}). An idle model gets its query at once, so one
+ * client waits for nothing; under load the model server answers one request of n texts instead
+ * of n requests, which costs it far less than n times one (one HTTP exchange, one padded matrix
+ * product).
  */
 function createBatcher(embedders: EmbedderPool, maxBatch: number) {
-  const models = new Map<string, { busy: boolean; waiting: Waiter[] }>();
+  const models = new Map<string, { busy: boolean; last: number; waiting: Waiter[] }>();
 
   const flush = (model: string) => {
     const m = models.get(model)!;
-    const batch = m.waiting.splice(0, maxBatch);
+    const batch = m.waiting.splice(0, Math.min(maxBatch, nextBatchSize(m.waiting.length, m.last)));
     if (!batch.length) {
       m.busy = false;
       return;
     }
     m.busy = true;
+    m.last = batch.length;
     void (async () => {
       try {
         const embedder = await embedders.get(model);
@@ -74,7 +89,7 @@ function createBatcher(embedders: EmbedderPool, maxBatch: number) {
 
   return (model: string, query: string): Promise<readonly number[] | null> =>
     new Promise((resolve, reject) => {
-      const m = models.get(model) ?? { busy: false, waiting: [] };
+      const m = models.get(model) ?? { busy: false, last: 1, waiting: [] };
       models.set(model, m);
       m.waiting.push({ query, resolve, reject });
       if (!m.busy) flush(model);

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EmbedderPool } from '../../../../src/embeddings/embedders.js';
 import type { Embedder } from '../../../../src/embeddings/types.js';
-import { MAX_CACHED_QUERY_CHARS, createQueryVectors } from '../../../../src/vector-index/search/query-vectors.js';
+import { MAX_CACHED_QUERY_CHARS, createQueryVectors, nextBatchSize } from '../../../../src/vector-index/search/query-vectors.js';
 
 /** A pool whose models embed a text to [length, model number], counting calls. */
 function countingPool(opts: { fail?: boolean } = {}) {
@@ -116,6 +116,42 @@ describe('createQueryVectors', () => {
       [2, 1],
     ]);
     expect(calls).toEqual([['a'], ['bb', 'ccc', 'dddd'], ['eeeee']]);
+  });
+
+  it('splits the waiting queries so that two groups of about the same size take turns', async () => {
+    const calls: string[][] = [];
+    const gates: (() => void)[] = [];
+    const pool = poolOf(async (texts) => {
+      calls.push(texts);
+      await new Promise<void>((r) => gates.push(r));
+      return texts.map((t) => Float32Array.from([t.length, 1]));
+    });
+    const qv = createQueryVectors({ embedders: pool, size: 0 });
+    const tick = () => new Promise((r) => setTimeout(r, 1));
+    const first = qv.get('a', 'q0');
+    await tick();
+    const seven = Array.from({ length: 7 }, (_, i) => qv.get('a', `q${i + 1}`));
+    gates.shift()!();
+    await tick();
+    // Half of the one that just went and the seven waiting: four now, three with the one back.
+    expect(calls.map((c) => c.length)).toEqual([1, 4]);
+    await first;
+    const back = qv.get('a', 'q8');
+    gates.shift()!();
+    await tick();
+    expect(calls.map((c) => c.length)).toEqual([1, 4, 4]);
+    gates.shift()!();
+    await Promise.all([...seven, back]);
+    expect(calls.flat().sort()).toEqual(['q0', 'q1', 'q2', 'q3', 'q4', 'q5', 'q6', 'q7', 'q8']);
+  });
+
+  it('nextBatchSize: half of the last call and the waiting, never more than wait', () => {
+    expect(nextBatchSize(1, 1)).toBe(1);
+    expect(nextBatchSize(7, 1)).toBe(4);
+    expect(nextBatchSize(4, 4)).toBe(4);
+    expect(nextBatchSize(1, 7)).toBe(1);
+    expect(nextBatchSize(0, 3)).toBe(0);
+    expect(nextBatchSize(40, 2)).toBe(21);
   });
 
   it('fails only the batch whose call failed', async () => {
