@@ -39,38 +39,38 @@ export interface QueryVectors {
 type Waiter = { query: string; resolve: (v: readonly number[] | null) => void; reject: (err: unknown) => void };
 
 /**
- * How many of `waiting` queries the next call takes when the call before took `last`: half of
- * both (rounded up), at most all that wait. Under steady load this keeps two groups of about
- * the same size taking turns, so that the model embeds one while the other's searches run in
- * the database; taking every waiting query settles instead into whatever split the first call
- * made (one query, then all the others), and the model then waits, idle, for the large group's
- * searches to end (docs/benchmarks.md, "Two groups taking turns"). A waiting query goes in the
- * next call or the one after: each takes at least half of those waiting, oldest first.
+ * Whether a call can go out now, with `flying` the sizes of the calls in flight and `waiting`
+ * the queries waiting: at once when none is in flight, so one client waits for nothing; beside
+ * one call, once as many queries wait as it carries; never beside two. The model server then
+ * has the next call in hand when one ends, instead of idling while our answer reaches us and
+ * the next request reaches it, and under steady load two groups of about the same size take
+ * turns: the model embeds one while the other's searches run. Sending whatever waited when a
+ * call ended settled instead into the split the first call made (one query, then all the
+ * others), with the model idle during the large group's searches (docs/benchmarks.md, "Two
+ * calls in hand").
  */
-export function nextBatchSize(waiting: number, last: number): number {
-  return Math.min(waiting, Math.ceil((waiting + last) / 2));
+export function mayCall(flying: readonly number[], waiting: number): boolean {
+  return waiting > 0 && (flying.length === 0 || (flying.length === 1 && waiting >= flying[0]!));
 }
 
 /**
- * Micro-batching per model: a query that arrives while an embedding call of its model is in
- * flight waits for that call to end, then the waiting queries go out in one call (up to
- * `maxBatch`; how many: {@link nextBatchSize}). An idle model gets its query at once, so one
- * client waits for nothing; under load the model server answers one request of n texts instead
- * of n requests, which costs it far less than n times one (one HTTP exchange, one padded matrix
+ * Micro-batching per model: a query that arrives while embedding calls of its model are in
+ * flight waits (see {@link mayCall}), then the waiting queries go out in one call (up to
+ * `maxBatch`). Under load the model server answers one request of n texts instead of n
+ * requests, which costs it far less than n times one (one HTTP exchange, one padded matrix
  * product).
  */
 function createBatcher(embedders: EmbedderPool, maxBatch: number) {
-  const models = new Map<string, { busy: boolean; last: number; waiting: Waiter[] }>();
+  /** Per model: the sizes of the calls in flight, and the queries waiting. */
+  const models = new Map<string, { flying: number[]; waiting: Waiter[] }>();
 
   const flush = (model: string) => {
     const m = models.get(model)!;
-    const batch = m.waiting.splice(0, Math.min(maxBatch, nextBatchSize(m.waiting.length, m.last)));
-    if (!batch.length) {
-      m.busy = false;
-      return;
-    }
-    m.busy = true;
-    m.last = batch.length;
+    while (mayCall(m.flying, m.waiting.length)) send(model, m, m.waiting.splice(0, maxBatch));
+  };
+
+  const send = (model: string, m: { flying: number[] }, batch: Waiter[]) => {
+    m.flying.push(batch.length);
     void (async () => {
       try {
         const embedder = await embedders.get(model);
@@ -82,6 +82,7 @@ function createBatcher(embedders: EmbedderPool, maxBatch: number) {
       } catch (err) {
         for (const w of batch) w.reject(err);
       } finally {
+        m.flying.splice(m.flying.indexOf(batch.length), 1);
         flush(model);
       }
     })();
@@ -89,10 +90,10 @@ function createBatcher(embedders: EmbedderPool, maxBatch: number) {
 
   return (model: string, query: string): Promise<readonly number[] | null> =>
     new Promise((resolve, reject) => {
-      const m = models.get(model) ?? { busy: false, last: 1, waiting: [] };
+      const m = models.get(model) ?? { flying: [], waiting: [] };
       models.set(model, m);
       m.waiting.push({ query, resolve, reject });
-      if (!m.busy) flush(model);
+      flush(model);
     });
 }
 

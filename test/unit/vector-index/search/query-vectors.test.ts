@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EmbedderPool } from '../../../../src/embeddings/embedders.js';
 import type { Embedder } from '../../../../src/embeddings/types.js';
-import { MAX_CACHED_QUERY_CHARS, createQueryVectors, nextBatchSize } from '../../../../src/vector-index/search/query-vectors.js';
+import { MAX_CACHED_QUERY_CHARS, createQueryVectors, mayCall } from '../../../../src/vector-index/search/query-vectors.js';
 
 /** A pool whose models embed a text to [length, model number], counting calls. */
 function countingPool(opts: { fail?: boolean } = {}) {
@@ -93,32 +93,8 @@ describe('createQueryVectors', () => {
     expect(p.calls).toHaveLength(2);
   });
 
-  it('micro-batches distinct concurrent queries: the first goes at once, the ones that wait go together, up to the cap', async () => {
-    const calls: string[][] = [];
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    const pool = poolOf(async (texts) => {
-      calls.push(texts);
-      if (calls.length === 1) await gate;
-      return texts.map((t) => Float32Array.from([t.length, 1]));
-    });
-    const qv = createQueryVectors({ embedders: pool, size: 0, maxBatch: 3 });
-    const first = qv.get('a', 'a');
-    await new Promise((r) => setTimeout(r, 5));
-    const rest = ['bb', 'ccc', 'dddd', 'eeeee', 'bb'].map((q) => qv.get('a', q));
-    release();
-    expect(await Promise.all([first, ...rest])).toEqual([
-      [1, 1],
-      [2, 1],
-      [3, 1],
-      [4, 1],
-      [5, 1],
-      [2, 1],
-    ]);
-    expect(calls).toEqual([['a'], ['bb', 'ccc', 'dddd'], ['eeeee']]);
-  });
-
-  it('splits the waiting queries so that two groups of about the same size take turns', async () => {
+  /** A pool whose calls end only when the test says so (`end()`, oldest first); `calls` lists each call's texts. */
+  const gatedPool = () => {
     const calls: string[][] = [];
     const gates: (() => void)[] = [];
     const pool = poolOf(async (texts) => {
@@ -126,32 +102,60 @@ describe('createQueryVectors', () => {
       await new Promise<void>((r) => gates.push(r));
       return texts.map((t) => Float32Array.from([t.length, 1]));
     });
-    const qv = createQueryVectors({ embedders: pool, size: 0 });
-    const tick = () => new Promise((r) => setTimeout(r, 1));
-    const first = qv.get('a', 'q0');
+    const end = async () => {
+      gates.shift()!();
+      await new Promise((r) => setTimeout(r, 1));
+    };
+    return { calls, pool, end };
+  };
+  const tick = () => new Promise((r) => setTimeout(r, 1));
+
+  it('micro-batches distinct concurrent queries: the first goes at once, one beside it, the rest together up to the cap', async () => {
+    const { calls, pool, end } = gatedPool();
+    const qv = createQueryVectors({ embedders: pool, size: 0, maxBatch: 3 });
+    const all = ['a', 'bb', 'ccc', 'dddd', 'eeeee', 'ffffff', 'bb'].map((q) => qv.get('a', q));
     await tick();
-    const seven = Array.from({ length: 7 }, (_, i) => qv.get('a', `q${i + 1}`));
-    gates.shift()!();
-    await tick();
-    // Half of the one that just went and the seven waiting: four now, three with the one back.
-    expect(calls.map((c) => c.length)).toEqual([1, 4]);
-    await first;
-    const back = qv.get('a', 'q8');
-    gates.shift()!();
-    await tick();
-    expect(calls.map((c) => c.length)).toEqual([1, 4, 4]);
-    gates.shift()!();
-    await Promise.all([...seven, back]);
-    expect(calls.flat().sort()).toEqual(['q0', 'q1', 'q2', 'q3', 'q4', 'q5', 'q6', 'q7', 'q8']);
+    expect(calls).toEqual([['a'], ['bb']]);
+    await end();
+    // Beside the one-query call still in flight: the waiting ones, up to the cap; then the rest.
+    expect(calls).toEqual([['a'], ['bb'], ['ccc', 'dddd', 'eeeee']]);
+    await end();
+    // One waiting beside a call of three: it waits for that call.
+    expect(calls).toHaveLength(3);
+    await end();
+    expect(calls.at(-1)).toEqual(['ffffff']);
+    await end();
+    expect(await Promise.all(all)).toEqual([1, 2, 3, 4, 5, 6, 2].map((n) => [n, 1]));
   });
 
-  it('nextBatchSize: half of the last call and the waiting, never more than wait', () => {
-    expect(nextBatchSize(1, 1)).toBe(1);
-    expect(nextBatchSize(7, 1)).toBe(4);
-    expect(nextBatchSize(4, 4)).toBe(4);
-    expect(nextBatchSize(1, 7)).toBe(1);
-    expect(nextBatchSize(0, 3)).toBe(0);
-    expect(nextBatchSize(40, 2)).toBe(21);
+  it('sends a call beside the one in flight once as many queries wait as it carries, never beside two', async () => {
+    const { calls, pool, end } = gatedPool();
+    const qv = createQueryVectors({ embedders: pool, size: 0 });
+    const first = ['q0', 'q1', 'q2', 'q3'].map((q) => qv.get('a', q));
+    await tick();
+    await end(); // q0 alone, then q1 beside it; q2 and q3 waited for q0's call
+    const four = ['q4', 'q5', 'q6'].map((q) => qv.get('a', q));
+    await tick();
+    // In flight: q1 and the call of q2 and q3; three wait for one of them to end.
+    expect(calls.map((c) => c.length)).toEqual([1, 1, 2]);
+    await end(); // q1's ends: three waiting, beside a call of two
+    expect(calls.at(-1)).toEqual(['q4', 'q5', 'q6']);
+    const later = qv.get('a', 'q7');
+    await tick();
+    await end(); // q2 and q3's ends: one waiting, beside a call of three: it waits
+    expect(calls).toHaveLength(4);
+    await end();
+    expect(calls.at(-1)).toEqual(['q7']);
+    await end();
+    await Promise.all([...first, ...four, later]);
+  });
+
+  it('mayCall: at once when idle, beside one call once as many wait, never beside two', () => {
+    expect(mayCall([], 1)).toBe(true);
+    expect(mayCall([], 0)).toBe(false);
+    expect(mayCall([4], 3)).toBe(false);
+    expect(mayCall([4], 4)).toBe(true);
+    expect(mayCall([1, 1], 30)).toBe(false);
   });
 
   it('fails only the batch whose call failed', async () => {
