@@ -94,7 +94,8 @@ export function createJobQueue(kv: KvStore): JobQueue {
       return new Promise<string | null>((resolve, reject) => {
         endRead = reject;
         read.then(resolve, reject).finally(() => {
-          endRead = undefined;
+          // Only its own: an interrupted read's command can settle after the next read began.
+          if (endRead === reject) endRead = undefined;
         });
       });
     },
