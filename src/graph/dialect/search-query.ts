@@ -14,13 +14,17 @@ const chunkTextOf = (c: string) => `coalesce(${c}.chunkText, ${c}.nameText)`;
  * Cypher: from `nodeId, score` rows (one per source node) to the `$topK` best nodes `n` that
  * still exist, have text to index ({@link hasText}) and pass `filter` (a predicate over `n`,
  * src/graph/filters/filter-cypher.ts). `keep`: further variables carried along (`, chunkHits`).
+ * Sorted before the nodes are looked up, and by the same keys after: the planner then keeps the
+ * order and stops at `$topK` nodes that pass, instead of reading every candidate (2–6 × `$topK`)
+ * and sorting again.
  */
 const bestNodes = (filter?: string, keep = '') => `
+WITH nodeId, score${keep} ORDER BY score DESC, nodeId
 MATCH (n) WHERE elementId(n) = nodeId AND ${hasText('n')}${filter ? ` AND ${filter}` : ''}
-WITH n, score${keep} ORDER BY score DESC, elementId(n) LIMIT $topK`;
+WITH n, nodeId, score${keep} ORDER BY score DESC, nodeId LIMIT $topK`;
 
 /** Cypher: a search result's fields for node `n` (`dbId` by {@link dbIdOf}, name candidates in `nameFields`; text values cut to `$textChars`). */
-const RESULT_FIELDS = `${dbIdOf('n')} AS dbId, ${textFields('n', true)}, score, elementId(n) AS nodeId`;
+const RESULT_FIELDS = `${dbIdOf('n')} AS dbId, ${textFields('n', true)}, score, nodeId`;
 
 /** The tail of a search query: the best nodes and their fields. */
 const rankedNodes = (filter?: string, keep = '') => `${bestNodes(filter, keep)}
@@ -31,7 +35,7 @@ RETURN ${RESULT_FIELDS}${keep}`;
  * store), in the same round trip; sorted again after the per-node subquery.
  */
 const rankedNodesWithRels = (filter?: string, keep = '') => `${bestNodes(filter, keep)}${NODE_RELS}
-WITH n, score, rels${keep} ORDER BY score DESC, elementId(n)
+WITH n, nodeId, score, rels${keep} ORDER BY score DESC, nodeId
 RETURN ${RESULT_FIELDS}, rels, COUNT { (n)--() } AS degree${keep}`;
 
 /** Where a filter is applied inside the index: the index's name and a predicate over chunk `c` (src/graph/filters/filter-index.ts). */

@@ -26,4 +26,16 @@ describe('searchQuery', () => {
     const names = cypher.slice(cypher.indexOf('AS textSize'), cypher.indexOf('AS nameFields'));
     expect(names.match(/n\[k\]/g)).toHaveLength(1);
   });
+
+  it('sorts the candidates before their nodes are looked up, by the keys it sorts by after, so the lookups stop at $topK', () => {
+    for (const mode of modes) {
+      for (const withRels of [false, true]) {
+        const cypher = searchQuery(mode, { withRels, filter: 'n:A' });
+        const lookup = cypher.indexOf('MATCH (n)');
+        expect(cypher.slice(0, lookup).trimEnd(), mode).toMatch(/ORDER BY score DESC, nodeId$/);
+        expect(cypher.slice(lookup), mode).toMatch(/ORDER BY score DESC, nodeId LIMIT \$topK/);
+        expect(cypher, mode).not.toContain('elementId(n) LIMIT');
+      }
+    }
+  });
 });
