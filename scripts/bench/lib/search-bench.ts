@@ -105,16 +105,18 @@ export function report(title: string, r: LoadResult) {
 }
 
 /**
- * Starts the API alone (scripts/bench/bench-search-server.ts) in a child process with `env` on top of
- * this one's; resolves once it listens. Extra `nodeArgs` (e.g. `--cpu-prof`) go to its Node;
- * `cwd` runs another checkout's code (a baseline).
+ * Starts the API alone (scripts/bench/bench-search-server.ts), or another `script` that prints
+ * `listening <port>`, in a child process with `env` on top of this one's; resolves once it
+ * listens. Extra `nodeArgs` (e.g. `--cpu-prof`) go to its Node; `cwd` runs another checkout's
+ * code (a baseline).
  */
 export async function startSearchServer(
   env: Record<string, string>,
   nodeArgs: string[] = [],
   cwd?: string,
+  script = 'scripts/bench/bench-search-server.ts',
 ): Promise<{ port: number; pid: number; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, [...nodeArgs, 'scripts/run-ts.mjs', 'scripts/bench/bench-search-server.ts'], {
+  const child = spawn(process.execPath, [...nodeArgs, 'scripts/run-ts.mjs', script], {
     cwd,
     env: { ...process.env, ...env, LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'inherit'],
