@@ -31,7 +31,7 @@ const server = createServer((req, res) => {
     floorSearch(target, query).then(
       (rows) => {
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(rows));
+        res.end(JSON.stringify(rows.map((r) => r.toObject())));
       },
       (err: unknown) => {
         res.writeHead(500, { 'content-type': 'text/plain' });

@@ -148,28 +148,19 @@ export async function peerBench(args: string[]) {
     const httpFloor = await startSearchServer({ ...apiEnv, ...floorEnv }, [], undefined, 'scripts/bench/bench-floor-server.ts');
     stopApi = () => Promise.all([api.stop(), base?.stop(), httpFloor.stop()]).then(() => {});
 
-    const serviceCall = (port: number, mode: 'vector' | 'hybrid') => async (i: number) => {
-      const res = await fetch(`http://127.0.0.1:${port}/vector/search`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ query: queries[i % n], graph_name: db, model: MODEL, top_k: topK, mode }),
-      });
-      const body = (await res.json()) as unknown[];
-      if (res.status !== 200 || !body.length) throw new Error(`status ${res.status}`);
+    /** POSTs `body` as JSON; fails unless the answer is a 200 with a non-empty list. */
+    const postForList = async (url: string, body: unknown) => {
+      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const list = (await res.json()) as unknown[];
+      if (res.status !== 200 || !list.length) throw new Error(`status ${res.status}`);
     };
+    const serviceCall = (port: number, mode: 'vector' | 'hybrid') => (i: number) =>
+      postForList(`http://127.0.0.1:${port}/vector/search`, { query: queries[i % n], graph_name: db, model: MODEL, top_k: topK, mode });
     const target = { driver: graph.driver, database: db, embeddingsUrl, model: MODEL, index, topK };
     const floor = async (i: number) => {
       await floorSearch(target, queries[i % n]!);
     };
-    const floorHttp = async (i: number) => {
-      const res = await fetch(`http://127.0.0.1:${httpFloor.port}/`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ query: queries[i % n] }),
-      });
-      const body = (await res.json()) as unknown[];
-      if (res.status !== 200 || !body.length) throw new Error(`status ${res.status}`);
-    };
+    const floorHttp = (i: number) => postForList(`http://127.0.0.1:${httpFloor.port}/`, { query: queries[i % n] });
     const calls: Record<System, (i: number) => Promise<void>> = {
       floor,
       [HTTP_FLOOR]: floorHttp,

@@ -4,7 +4,7 @@
  * one round trip, the cheapest call the driver has). What LangChain's `Neo4jVector` or
  * neo4j-graphrag's `VectorRetriever` do per query: `top_k` chunk rows, no grouping per node.
  */
-import neo4j, { type Driver } from 'neo4j-driver';
+import neo4j, { type Driver, type Record as Neo4jRecord } from 'neo4j-driver';
 
 /** The peers' query: `top_k` chunk hits, no grouping per node. */
 export const FLOOR_QUERY =
@@ -21,8 +21,8 @@ export interface FloorTarget {
   topK: number;
 }
 
-/** One floor search of `query`: its chunk rows. */
-export async function floorSearch(t: FloorTarget, query: string): Promise<{ text: string; nodeId: string; score: number }[]> {
+/** One floor search of `query`: its chunk rows, as the driver gives them (the in-process floor reads nothing more). */
+export async function floorSearch(t: FloorTarget, query: string): Promise<Neo4jRecord[]> {
   const res = await fetch(t.embeddingsUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -33,7 +33,7 @@ export async function floorSearch(t: FloorTarget, query: string): Promise<{ text
   try {
     const { records } = await session.run(FLOOR_QUERY, { index: t.index, k: neo4j.int(t.topK), vector: json.data[0]!.embedding });
     if (!records.length) throw new Error('no rows');
-    return records.map((r) => ({ text: r.get('text'), nodeId: r.get('nodeId'), score: r.get('score') }));
+    return records;
   } finally {
     await session.close();
   }
